@@ -1,0 +1,60 @@
+# PyTorch Release Atlas. `make help` lists the targets.
+# Every target bootstraps .venv from requirements.lock (exact pins with hashes) when needed.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell sha256sum requirements.lock | cut -c1-12)
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+export NO_MKDOCS_2_WARNING := 1
+
+.DEFAULT_GOAL := help
+
+$(STAMP): requirements.lock
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	@rm -f $(VENV)/.installed-* && touch $@
+
+.PHONY: help
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+.PHONY: install
+install: $(STAMP) ## Create .venv and install the locked dependencies
+
+.PHONY: serve
+serve: $(STAMP) ## Serve the site on http://127.0.0.1:8000 with live reload (works offline)
+	$(BIN)/mkdocs serve --strict -a $(HOST):$(PORT)
+
+.PHONY: build
+build: $(STAMP) ## Build the site into site/ with --strict
+	$(BIN)/mkdocs build --strict
+
+.PHONY: check
+check: $(STAMP) ## Validate data/ without building
+	$(BIN)/python -m macros check
+
+.PHONY: coverage
+coverage: $(STAMP) ## Per release: items by kind and facts still unknown
+	$(BIN)/python -m macros coverage
+
+.PHONY: schema
+schema: $(STAMP) ## Regenerate data/schema/*.json from macros/model.py
+	$(BIN)/python -m macros schema
+
+.PHONY: lint
+lint: $(STAMP) ## ruff check and format check
+	$(BIN)/ruff check macros tests
+	$(BIN)/ruff format --check macros tests
+
+.PHONY: test
+test: $(STAMP) ## Run the whole test suite (lint, data, unit, site build, browser)
+	$(BIN)/ruff check macros tests
+	$(BIN)/ruff format --check macros tests
+	$(BIN)/python -m pytest
+
+.PHONY: lock
+lock: $(STAMP) ## Re-pin requirements.lock from requirements.in (needs network to PyPI)
+	$(BIN)/python -m pip install --quiet pip-tools  # maintainer tool, not part of the lock
+	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe -o requirements.lock requirements.in

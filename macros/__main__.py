@@ -1,0 +1,47 @@
+"""Command line for contributors: validate the data, regenerate the schema, report coverage.
+
+    python -m macros check      validate data/ without building (exit 1 with every problem)
+    python -m macros schema     write data/schema/*.schema.json from the model
+    python -m macros coverage   per release: items by kind, and which facts are still unknown
+
+Only this module and the edges write files or print.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from macros.catalog import open_catalog
+from macros.coverage import coverage_report
+from macros.problems import DataError
+from macros.schema import write_schemas
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m macros", description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["check", "schema", "coverage"])
+    parser.add_argument("--data", type=Path, default=ROOT / "data", help="data folder")
+    args = parser.parse_args(argv)
+    if args.command == "schema":
+        for path in write_schemas(args.data / "schema"):
+            print(f"wrote {path}")
+        return 0
+    try:
+        catalog = open_catalog(args.data)
+    except DataError as error:
+        print(error.report(), file=sys.stderr)
+        return 1
+    if args.command == "check":
+        items = sum(len(release.items) for release in catalog.releases)
+        print(f"data OK: {len(catalog.releases)} releases, {items} items, {len(catalog.sources)} sources")
+    else:
+        print(coverage_report(catalog))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""Stage 4 of the flow (data -> load -> model -> checks -> **catalog** -> render -> edges).
+
+Queries over the validated data: releases in version order, items by id, the releases a guide
+crosses, lifecycle chains, and the numbered citations of a page. `open_catalog` is the one entry
+point used by the edges: it loads and checks `data/` once and caches the result until a file's
+size or modification time changes, so the hook and every macro share one parsed model per build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from macros.checks import Dataset, run_checks
+from macros.load import Loaded, display_name, load_file
+from macros.model import Dispute, Item, Release, Source, SourceRegistry, version_key
+from macros.problems import DataError, Problem
+
+
+@dataclass(frozen=True)
+class Catalog:
+    releases: tuple[Release, ...]  # oldest first
+    sources: dict[str, Source]
+    reviewed: str | None = None
+
+    @cached_property
+    def by_version(self) -> dict[str, Release]:
+        return {release.version: release for release in self.releases}
+
+    @cached_property
+    def items(self) -> dict[str, tuple[Release, Item]]:
+        return {item.id: (release, item) for release in self.releases for item in release.items}
+
+    @cached_property
+    def followers(self) -> dict[str, list[str]]:
+        """Item id -> ids of later items that continue its lifecycle."""
+        chain: dict[str, list[str]] = {}
+        for release in self.releases:
+            for item in release.items:
+                if item.follows:
+                    chain.setdefault(item.follows, []).append(item.id)
+        return chain
+
+    @property
+    def latest(self) -> Release:
+        return self.releases[-1]
+
+    def release(self, version: str) -> Release:
+        try:
+            return self.by_version[version]
+        except KeyError:
+            known = ", ".join(self.by_version)
+            raise KeyError(f"no release {version!r} in data/releases (known: {known})") from None
+
+    def previous(self, release: Release) -> Release | None:
+        index = self.releases.index(release)
+        return self.releases[index - 1] if index else None
+
+    def crossed(self, start: str, end: str) -> tuple[Release, ...]:
+        """Releases a guide from `start` to `end` covers: after start, up to and including end."""
+        low, high = version_key(start), version_key(end)
+        return tuple(r for r in self.releases if low < r.key <= high)
+
+    def release_of(self, item_id: str) -> Release:
+        return self.items[item_id][0]
+
+    def lifecycle(self, item_id: str) -> list[tuple[Release, Item]]:
+        """The whole chain an item belongs to, oldest first (deprecation -> removal ...)."""
+        root = item_id
+        while (item := self.items[root][1]).follows:
+            root = item.follows
+        chain, queue = [], [root]
+        while queue:
+            current = queue.pop(0)
+            chain.append(self.items[current])
+            queue.extend(self.followers.get(current, []))
+        return sorted(chain, key=lambda pair: pair[0].key)
+
+    def disputes_of(self, item_id: str) -> list[Dispute]:
+        release = self.release_of(item_id)
+        return [dispute for dispute in release.disputes if item_id in dispute.items]
+
+
+@dataclass
+class Citations:
+    """Numbers sources in order of first use on one page: [1], [2], ..."""
+
+    catalog: Catalog
+    order: list[str] = field(default_factory=list)
+
+    def cite(self, source_ids: Iterable[str]) -> list[tuple[int, Source]]:
+        numbered = []
+        for source_id in source_ids:
+            if source_id not in self.order:
+                self.order.append(source_id)
+            numbered.append((self.order.index(source_id) + 1, self.catalog.sources[source_id]))
+        return numbered
+
+    def listing(self) -> list[tuple[int, Source]]:
+        return [(number, self.catalog.sources[s]) for number, s in enumerate(self.order, 1)]
+
+
+# --- loading, with a cache shared by the hook and the macros -------------------------------------
+
+_cache: dict[Path, tuple[tuple, Catalog]] = {}
+
+
+def data_files(data_dir: Path) -> list[Path]:
+    return [data_dir / "sources.yaml", *sorted((data_dir / "releases").glob("*.yaml"))]
+
+
+def open_catalog(data_dir: Path) -> Catalog:
+    """Load, validate and check `data_dir` once; raise DataError listing every problem."""
+    data_dir = data_dir.resolve()
+    files = data_files(data_dir)
+    stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in files if p.exists())
+    cached = _cache.get(data_dir)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    catalog = _load_catalog(data_dir)
+    _cache[data_dir] = (stamp, catalog)
+    return catalog
+
+
+def _load_catalog(data_dir: Path) -> Catalog:
+    problems: list[Problem] = []
+    sources_path = data_dir / "sources.yaml"
+    if not sources_path.exists():
+        raise DataError([Problem(str(sources_path), 1, 1, "(file)", "the sources registry is missing")])
+    registry, positions, found = load_file(sources_path, SourceRegistry)
+    problems += found
+    releases: list[Loaded[Release]] = []
+    for path in sorted((data_dir / "releases").glob("*.yaml")):
+        release, release_positions, found = load_file(path, Release)
+        problems += found
+        if release is not None:
+            releases.append(Loaded(display_name(path), release, release_positions))
+    if registry is not None:
+        dataset = Dataset(Loaded(display_name(sources_path), registry, positions), releases)
+        problems += run_checks(dataset)
+    if problems:
+        raise DataError(problems)
+    assert registry is not None
+    ordered = tuple(sorted((loaded.record for loaded in releases), key=lambda r: r.key))
+    return Catalog(ordered, {source.id: source for source in registry.sources}, registry.reviewed)

@@ -1,0 +1,207 @@
+"""Stage 3 of the flow (data -> load -> model -> **checks** -> catalog -> render -> edges).
+
+Rules that span records and files, run after every file has loaded. One rule = one function that
+returns its problems, each with the file:line:column of the value at fault. `run_checks` runs them
+all; the caller fails once with every problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from macros.load import Loaded
+from macros.model import TIER_RANK, Release, SourceRegistry, version_key
+from macros.problems import Path as FieldPath
+from macros.problems import Problem, format_path
+
+
+@dataclass(frozen=True)
+class Dataset:
+    sources: Loaded[SourceRegistry]
+    releases: list[Loaded[Release]]
+
+    def ordered(self) -> list[Loaded[Release]]:
+        return sorted(self.releases, key=lambda loaded: loaded.record.key)
+
+
+def _problem(loaded: Loaded, path: FieldPath, message: str) -> Problem:
+    line, column = loaded.positions.of(path)
+    return Problem(loaded.file, line, column, format_path(path), message)
+
+
+def file_name_matches_version(data: Dataset) -> Iterator[Problem]:
+    """data/releases/2.12.yaml must hold version "2.12"."""
+    for loaded in data.releases:
+        stem = Path(loaded.file).stem
+        if stem != loaded.record.version:
+            message = f"{loaded.record.version!r} does not match the file name {stem}.yaml"
+            yield _problem(loaded, ("version",), message)
+
+
+def ids_are_unique(data: Dataset) -> Iterator[Problem]:
+    """Item and dispute ids are permanent anchors: one owner each, across all files."""
+    seen: dict[str, str] = {}
+    for index, source in enumerate(data.sources.record.sources):
+        where = f"{data.sources.file}:{data.sources.positions.of(('sources', index, 'id'))[0]}"
+        if source.id in seen:
+            yield _problem(data.sources, ("sources", index, "id"), f"duplicate source id {source.id!r}")
+        seen.setdefault(source.id, where)
+    owners: dict[str, str] = {}
+    for loaded in data.ordered():
+        for path, ident in _anchored_ids(loaded.record):
+            where = f"{loaded.file}:{loaded.positions.of(path)[0]}"
+            if ident in owners:
+                yield _problem(loaded, path, f"duplicate id {ident!r} (also at {owners[ident]})")
+            else:
+                owners[ident] = where
+
+
+def _anchored_ids(release: Release) -> Iterator[tuple[FieldPath, str]]:
+    for index, item in enumerate(release.items):
+        yield ("items", index, "id"), item.id
+    for index, dispute in enumerate(release.disputes):
+        yield ("disputes", index, "id"), dispute.id
+
+
+def dates_follow_versions(data: Dataset) -> Iterator[Problem]:
+    """Later versions are released later; patches belong to their release and come after it."""
+    ordered = data.ordered()
+    for earlier, later in zip(ordered, ordered[1:], strict=False):
+        if later.record.date < earlier.record.date:
+            message = (
+                f"{later.record.date} is before {earlier.record.version}'s date "
+                f"{earlier.record.date}, but {later.record.version} is the later version"
+            )
+            yield _problem(later, ("date",), message)
+    for loaded in ordered:
+        release = loaded.record
+        for index, patch in enumerate(release.patches):
+            if not patch.version.startswith(release.version + "."):
+                message = f"patch {patch.version} is not a patch of {release.version}"
+                yield _problem(loaded, ("patches", index, "version"), message)
+            if patch.date is not None and patch.date < release.date:
+                message = f"{patch.date} is before the release date {release.date}"
+                yield _problem(loaded, ("patches", index, "date"), message)
+
+
+def sources_exist(data: Dataset) -> Iterator[Problem]:
+    """Every cited source id is in data/sources.yaml."""
+    known = {source.id for source in data.sources.record.sources}
+    for loaded in data.releases:
+        for path, source_id in _cited(loaded.record.model_dump(), ()):
+            if source_id not in known:
+                message = f"unknown source id {source_id!r} (add it to data/sources.yaml)"
+                yield _problem(loaded, path, message)
+
+
+def _cited(value: object, path: FieldPath) -> Iterator[tuple[FieldPath, str]]:
+    if isinstance(value, dict):
+        for key, child in value.items():
+            if key in {"sources", "claimed_by"}:
+                for index, source_id in enumerate(child):
+                    yield (*path, key, index), source_id
+            else:
+                yield from _cited(child, (*path, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _cited(child, (*path, index))
+
+
+def references_resolve(data: Dataset) -> Iterator[Problem]:
+    """Lifecycle links point at earlier items; versions named in the data exist."""
+    ordered = data.ordered()
+    known_versions = {loaded.record.version for loaded in ordered}
+    newest = max((loaded.record.key for loaded in ordered), default=(0, 0))
+    item_release = {item.id: (loaded.record, item) for loaded in ordered for item in loaded.record.items}
+    for loaded in ordered:
+        release = loaded.record
+        for index, item in enumerate(release.items):
+            at: FieldPath = ("items", index)
+            if item.follows is not None:
+                yield from _follow_problems(loaded, at, item.follows, item.kind, item_release)
+            target = item.planned_removal
+            if target is not None and target not in known_versions and version_key(target) <= newest:
+                yield _problem(loaded, (*at, "planned_removal"), f"unknown version {target!r}")
+            elif target is not None and version_key(target) <= release.key:
+                message = f"planned removal in {target} is not after this release ({release.version})"
+                yield _problem(loaded, (*at, "planned_removal"), message)
+        own = {item.id for item in release.items}
+        for index, dispute in enumerate(release.disputes):
+            for ref_index, ref in enumerate(dispute.items):
+                if ref not in item_release:
+                    path = ("disputes", index, "items", ref_index)
+                    yield _problem(loaded, path, f"unknown item id {ref!r}")
+        for index, drop in enumerate(release.platform.architectures_dropped):
+            if drop.item is not None and drop.item not in own:
+                path = ("platform", "architectures_dropped", index, "item")
+                yield _problem(loaded, path, f"no item {drop.item!r} in this release")
+
+
+def _follow_problems(
+    loaded: Loaded[Release],
+    at: FieldPath,
+    target: str,
+    kind: str,
+    item_release: dict,
+) -> Iterator[Problem]:
+    if target not in item_release:
+        yield _problem(loaded, (*at, "follows"), f"unknown item id {target!r}")
+        return
+    earlier, earlier_item = item_release[target]
+    if earlier.key >= loaded.record.key:
+        message = f"{target!r} is in {earlier.version}, not in an earlier release"
+        yield _problem(loaded, (*at, "follows"), message)
+    elif kind == "deprecation" and earlier_item.kind == "removal":
+        message = f"a deprecation cannot follow the removal {target!r}: deprecate before removing"
+        yield _problem(loaded, (*at, "follows"), message)
+
+
+def disputes_favour_better_sources(data: Dataset) -> Iterator[Problem]:
+    """A claim shown as false must be rejected by a source at least as trusted as its author.
+
+    ("corrected" claims are partly right, e.g. a planned date or a matrix row that holds for the
+    headers only; "unresolved" ones are shown without a verdict.)"""
+    tiers = {source.id: source.tier for source in data.sources.record.sources}
+    for loaded in data.releases:
+        for index, dispute in enumerate(loaded.record.disputes):
+            if dispute.verdict != "rejected":
+                continue
+            claimed = max(TIER_RANK.get(tiers.get(s, ""), 0) for s in dispute.claimed_by)
+            best = max(TIER_RANK.get(tiers.get(s, ""), 0) for s in dispute.sources)
+            if best and claimed and best < claimed:
+                message = (
+                    "the rejected claim comes from a better source than its resolution; "
+                    "cite the source that settles it, or mark it corrected or unresolved"
+                )
+                yield _problem(loaded, ("disputes", index, "verdict"), message)
+
+
+def platform_is_consistent(data: Dataset) -> Iterator[Problem]:
+    """The default wheel's CUDA is one of the CUDA versions built for that release."""
+    for loaded in data.releases:
+        cuda = loaded.record.platform.cuda
+        built = {build.version for build in (*cuda.stable, *cuda.experimental)}
+        if cuda.default_wheel is not None and cuda.default_wheel not in built:
+            message = f"{cuda.default_wheel} is not among the CUDA builds {sorted(built)}"
+            yield _problem(loaded, ("platform", "cuda", "default_wheel"), message)
+        names = [companion.name for companion in loaded.record.companions]
+        for index, name in enumerate(names):
+            if name in names[:index]:
+                yield _problem(loaded, ("companions", index, "name"), f"{name} is listed twice")
+
+
+RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
+    file_name_matches_version,
+    ids_are_unique,
+    dates_follow_versions,
+    sources_exist,
+    references_resolve,
+    disputes_favour_better_sources,
+    platform_is_consistent,
+)
+
+
+def run_checks(data: Dataset) -> list[Problem]:
+    return [problem for rule in RULES for problem in rule(data)]

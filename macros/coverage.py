@@ -1,0 +1,46 @@
+"""Catalog-level report for data contributors: how complete each release is.
+
+Per release: items by kind, and every platform or companion fact that is still unknown, with the
+reason the data gives. Printed by `python -m macros coverage`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import get_args
+
+from macros.catalog import Catalog
+from macros.model import Cited, Kind, Release
+
+KINDS: tuple[str, ...] = get_args(Kind)
+
+
+def unknown_facts(release: Release) -> list[tuple[str, str]]:
+    """(field path, reason) for every fact the sources do not give."""
+    missing = []
+    blocks: list[tuple[str, Cited]] = [("stats", release.stats)]
+    blocks += [(f"platform.{name}", block) for name, block in release.platform if isinstance(block, Cited)]
+    for prefix, block in blocks:
+        missing += [(f"{prefix}.{name}", reason) for name, reason in block.unknown.items()]
+    for companion in release.companions:
+        if companion.version is None:
+            missing.append((f"companions.{companion.name}", companion.note or ""))
+    return missing
+
+
+def coverage_report(catalog: Catalog) -> str:
+    header = ["release", *KINDS, "total", "unknown"]
+    rows = []
+    notes = []
+    for release in catalog.releases:
+        counts = Counter(item.kind for item in release.items)
+        unknown = unknown_facts(release)
+        rows.append(
+            [release.version, *(str(counts[k]) for k in KINDS), str(len(release.items)), str(len(unknown))]
+        )
+        notes += [f"  {release.version} {path}: {reason}" for path, reason in unknown]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(cell.rjust(width) for cell, width in zip(row, widths)) for row in [header, *rows]]
+    lines.append("")
+    lines.append("Unknown facts (shown on the pages with these reasons):" if notes else "No unknown facts.")
+    return "\n".join(lines + notes)

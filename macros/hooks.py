@@ -1,0 +1,51 @@
+"""MkDocs hook (an edge): check the data, generate one page per release, fill the nav.
+
+Runs in every `mkdocs build` and `mkdocs serve` rebuild:
+- `on_config`: load and check data/ (cached by mtime+size). Any problem stops the build before
+  anything is written, with every problem listed as file:line:column: field: message.
+- `on_files`: add the generated pages as virtual files (`File.generated`), at priority 50 so
+  plugins that run later see them.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# MkDocs loads hooks by file path; make the `macros` package importable from the project root.
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
+from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.plugins import event_priority  # noqa: E402
+from mkdocs.structure.files import File, Files  # noqa: E402
+
+from macros.catalog import Catalog, open_catalog  # noqa: E402
+from macros.pages import generated_pages, release_nav  # noqa: E402
+from macros.problems import DataError  # noqa: E402
+
+NAV_PLACEHOLDER = "Releases"
+
+
+def _catalog(config: MkDocsConfig) -> Catalog:
+    try:
+        return open_catalog(Path(config.config_file_path).parent / "data")
+    except DataError as error:
+        raise PluginError(error.report()) from None
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    catalog = _catalog(config)
+    for entry in config.nav or []:
+        if isinstance(entry, dict) and NAV_PLACEHOLDER in entry:
+            entry[NAV_PLACEHOLDER] = [{"All releases": "releases/index.md"}, *release_nav(catalog)]
+    return config
+
+
+@event_priority(50)
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    for page in generated_pages(_catalog(config)):
+        files.append(File.generated(config, page.path, content=page.source()))
+    return files

@@ -1,0 +1,185 @@
+"""Stage 1 of the flow (data -> **load** -> model -> checks -> catalog -> render -> edges).
+
+The only module that reads data files. It parses YAML into a node tree (C loader), remembers where
+every value sits, rejects what PyYAML would silently accept (duplicate keys, tabs, non-UTF-8), and
+validates the result against `model.py`. Every problem comes back with file:line:column and field.
+
+Contract: `load_file(path, model)` returns `(record or None, positions, problems)`; it never raises
+for bad data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from macros.problems import Path as FieldPath
+from macros.problems import Problem, format_path
+
+Model = TypeVar("Model", bound=BaseModel)
+
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """Safe loader without the implicit timestamp type: dates stay strings, so an impossible
+    date gets a positioned error from the model instead of a bare ValueError from PyYAML."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass
+class Positions:
+    """Where each value (and each mapping key) of one file sits: path -> (line, column)."""
+
+    values: dict[FieldPath, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[FieldPath, tuple[int, int]] = field(default_factory=dict)
+    raw: dict[FieldPath, str] = field(default_factory=dict)
+
+    def of(self, path: FieldPath, *, key: bool = False) -> tuple[int, int]:
+        """Position of `path`, or of its closest ancestor that has one."""
+        table = self.keys if key else self.values
+        for end in range(len(path), -1, -1):
+            if path[:end] in table:
+                return table[path[:end]]
+            if path[:end] in self.values:
+                return self.values[path[:end]]
+        return (1, 1)
+
+
+@dataclass(frozen=True)
+class Loaded(Generic[Model]):
+    file: str
+    record: Model
+    positions: Positions
+
+
+def display_name(path: Path) -> str:
+    """Paths in messages are relative to the working directory when possible."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, list[Problem]]:
+    name = display_name(path)
+    positions = Positions()
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - raw.rfind(b"\n", 0, exc.start)
+        message = f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8"
+        return None, positions, [Problem(name, line, column, "(file)", message)]
+    try:
+        data, problems = _parse(text, name, positions)
+    except yaml.MarkedYAMLError as exc:
+        return None, positions, [_syntax_problem(name, exc)]
+    if problems:
+        return None, positions, problems
+    if data is None:
+        return None, positions, [Problem(name, 1, 1, "(file)", "the file is empty")]
+    try:
+        return model.model_validate(data), positions, []
+    except ValidationError as exc:
+        return None, positions, [_validation_problem(name, positions, error) for error in exc.errors()]
+
+
+def _parse(text: str, name: str, positions: Positions) -> tuple[Any, list[Problem]]:
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, []
+        problems: list[Problem] = []
+        return _to_python(node, (), loader, positions, problems, name), problems
+    finally:
+        loader.dispose()
+
+
+def _to_python(
+    node: yaml.Node,
+    path: FieldPath,
+    loader: yaml.BaseLoader,
+    positions: Positions,
+    problems: list[Problem],
+    name: str,
+) -> Any:
+    positions.values[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, yaml.MappingNode):
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            key_at = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            if key in result:
+                first = positions.keys[(*path, key)][0]
+                message = f"duplicate key {key!r} (first set on line {first}); keep one"
+                problems.append(Problem(name, *key_at, format_path((*path, key)), message))
+                continue
+            positions.keys[(*path, key)] = key_at
+            result[key] = _to_python(value_node, (*path, key), loader, positions, problems, name)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [
+            _to_python(child, (*path, index), loader, positions, problems, name)
+            for index, child in enumerate(node.value)
+        ]
+    positions.raw[path] = node.value
+    return loader.construct_object(node, deep=True)
+
+
+def _syntax_problem(name: str, exc: yaml.MarkedYAMLError) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    problem = exc.problem or "invalid YAML"
+    if "\\t" in problem or "tab" in problem:
+        message = "a tab character is used for indentation; YAML needs spaces"
+    else:
+        context = f" ({exc.context})" if exc.context else ""
+        message = f"YAML syntax error: {problem}{context}"
+    return Problem(name, line, column, "(yaml)", message)
+
+
+def _validation_problem(name: str, positions: Positions, error: Any) -> Problem:
+    path: FieldPath = tuple(error["loc"])
+    kind = error["type"]
+    message = error["msg"].removeprefix("Value error, ")
+    if kind == "missing":
+        line, column = positions.of(path[:-1])
+        message = "required field is missing"
+    elif kind == "extra_forbidden":
+        line, column = positions.of(path, key=True)
+        message = "unknown field (check the spelling; see data/README.md)"
+    else:
+        # Validators on a whole record name the field first ("effect is required ..."):
+        # point at that field when it is present.
+        first_word = message.split(" ", 1)[0]
+        if kind == "value_error" and (*path, first_word) in positions.values:
+            path = (*path, first_word)
+        line, column = positions.of(path)
+        message = _explain(kind, error, positions.raw.get(path), message)
+    return Problem(name, line, column, format_path(path), message)
+
+
+def _explain(kind: str, error: Any, raw: str | None, message: str) -> str:
+    value = error.get("input")
+    if kind == "literal_error":
+        expected = error["ctx"]["expected"].replace(" or ", ", ")
+        return f"{value!r} is not one of {expected}"
+    if kind == "string_type" and isinstance(value, float) and raw is not None:
+        return f'YAML read the unquoted {raw} as the number {value!r}; quote it: "{raw}"'
+    if kind == "string_type" and value is None:
+        return "a value is required here (the field is empty)"
+    if kind == "string_pattern_mismatch":
+        return f"{value!r} does not match the pattern {error['ctx']['pattern']}"
+    return message

@@ -1,0 +1,348 @@
+"""Stage 2 of the flow (data -> load -> **model** -> checks -> catalog -> render -> edges).
+
+Frozen, typed records for the release data. YAML keys equal attribute names; every model forbids
+unknown keys, so a typo is an error, not a silently ignored field. Rules that need more than one
+record (ids unique, references resolve, dates in version order) live in `checks.py`.
+
+The JSON Schema in `data/schema/` is generated from these classes (`python -m macros schema`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
+
+# --- vocabularies -------------------------------------------------------------------------------
+
+Tier = Literal["official-notes", "official-blog", "mirror", "community", "secondary", "ai-generated"]
+#: Higher number = more trustworthy. Disputes are resolved towards the higher tier.
+TIER_RANK: dict[str, int] = {
+    "official-notes": 6,
+    "official-blog": 5,
+    "mirror": 4,
+    "community": 3,
+    "secondary": 2,
+    "ai-generated": 1,
+}
+
+Kind = Literal[
+    "highlight",
+    "feature",
+    "improvement",
+    "breaking",
+    "deprecation",
+    "removal",
+    "platform",
+    "regression",
+]
+#: Kinds that change what a user's existing code or install does; they must say how they hit.
+CHANGE_KINDS: frozenset[str] = frozenset({"breaking", "deprecation", "removal", "platform"})
+
+Area = Literal[
+    "autograd",
+    "build",
+    "compiler",
+    "cpp",
+    "cpu",
+    "cuda",
+    "data",
+    "distributed",
+    "export",
+    "jit",
+    "linalg",
+    "mps",
+    "nn",
+    "onnx",
+    "optim",
+    "packaging",
+    "profiler",
+    "python",
+    "quantization",
+    "rocm",
+    "tensor",
+    "xpu",
+]
+Status = Literal["stable", "beta", "prototype", "api-unstable"]
+Effect = Literal["error", "warning", "silent", "performance", "packaging"]
+Verdict = Literal["rejected", "corrected", "unresolved"]
+Companion = Literal["torchvision", "torchaudio", "torchao", "torchcodec"]
+
+# --- scalar types -------------------------------------------------------------------------------
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=80)]
+#: "2.12"; a string, so an unquoted 2.10 (read by YAML as the float 2.1) is rejected.
+Version = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+$")]
+PatchVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+\.[0-9]+$")]
+#: A dotted component version such as "9.10.2.21" or "0.24.1".
+DottedVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]+(\.[0-9]+)*$")]
+PythonVersion = Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+t?$")]
+Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True)]
+Url = Annotated[str, StringConstraints(pattern=r"^https://[^\s]+$")]
+SourceIds = Annotated[list[Slug], Field(min_length=1)]
+
+
+def _iso_date(value: str) -> str:
+    """Dates stay strings in YAML (the loader drops YAML's timestamp type); check they exist."""
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a real date (YYYY-MM-DD)") from None
+    return value
+
+
+IsoDate = Annotated[
+    str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), AfterValidator(_iso_date)
+]
+
+
+class Record(BaseModel):
+    """Base of every record: frozen, strict about types and unknown keys."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+# --- sources ------------------------------------------------------------------------------------
+
+
+class Source(Record):
+    """One entry of data/sources.yaml: where a fact comes from and how far to trust it."""
+
+    id: Slug
+    title: Text
+    url: Url
+    publisher: Text
+    tier: Tier
+    date: IsoDate | None = None
+    note: Text | None = None
+
+
+class SourceRegistry(Record):
+    """data/sources.yaml."""
+
+    reviewed: IsoDate = Field(description="When the data was last reviewed against the sources.")
+    sources: Annotated[list[Source], Field(min_length=1)]
+
+
+# --- platform -----------------------------------------------------------------------------------
+
+
+class Cited(Record):
+    """A block of facts that shares its sources. Unknown fields are None with a reason."""
+
+    sources: list[Slug] = []
+    note: Text | None = None
+    unknown: dict[str, Text] = Field(default={}, description="Field name -> why the sources do not give it.")
+
+    def not_applicable(self) -> set[str]:
+        """Fields that may be None without a reason (overridden where it depends on data)."""
+        return {"note"}
+
+    @model_validator(mode="after")
+    def _explained(self) -> Cited:
+        for name, value in self:
+            if value is None and name not in self.not_applicable() and name not in self.unknown:
+                raise ValueError(f"{name} is unknown: give the reason in unknown.{name}")
+        for name in self.unknown:
+            if name not in type(self).model_fields or name in {"sources", "note", "unknown"}:
+                raise ValueError(f"unknown.{name} names no field of this block")
+        if not self.sources and len(self.unknown) < _nullable_count(self):
+            raise ValueError("sources: cite at least one source for these facts")
+        return self
+
+
+def _nullable_count(block: Cited) -> int:
+    return sum(1 for name in type(block).model_fields if name not in {"sources", "note", "unknown"})
+
+
+class PythonSupport(Cited):
+    min: PythonVersion
+    max: PythonVersion
+    free_threaded: list[PythonVersion] = Field(
+        default=[], description="Free-threaded builds shipped, e.g. 3.14t."
+    )
+    experimental: list[PythonVersion] = Field(
+        default=[], description="Builds marked experimental or preview."
+    )
+
+
+class CudaBuild(Record):
+    version: DottedVersion
+    cudnn: DottedVersion | None = None
+    nccl: DottedVersion | None = None
+    architectures: Text | None = Field(default=None, description="GPU architectures in this build.")
+
+
+class CudaSupport(Cited):
+    stable: Annotated[list[CudaBuild], Field(min_length=1)]
+    experimental: list[CudaBuild] = []
+    default_wheel: DottedVersion | None = Field(
+        description="CUDA version of the wheel `pip install torch` gets from PyPI on Linux x86_64."
+    )
+
+
+class RocmSupport(Cited):
+    stable: Annotated[list[DottedVersion], Field(min_length=1)]
+
+
+class XpuSupport(Cited):
+    wheels: bool = True
+    support_package: Text | None = None
+
+    def not_applicable(self) -> set[str]:
+        return {"note"} if self.wheels else {"note", "support_package"}
+
+
+class MacosSupport(Cited):
+    mps_min: DottedVersion | None = Field(description="Oldest macOS on which MPS works.")
+
+
+class CppSupport(Cited):
+    headers: Literal["C++17", "C++20"] | None = Field(
+        description="Standard needed to include the headers (extensions)."
+    )
+    source_build: Literal["C++17", "C++20"] | None = Field(
+        description="Standard needed to build PyTorch from source."
+    )
+
+
+class ArchitectureDrop(Record):
+    architectures: Text
+    wheels: Annotated[list[Text], Field(min_length=1)]
+    instead: Text | None = Field(default=None, description="What affected users should install.")
+    item: Slug | None = Field(default=None, description="Item that announces the drop.")
+    sources: SourceIds
+
+
+class Platform(Record):
+    python: PythonSupport
+    cuda: CudaSupport
+    rocm: RocmSupport
+    xpu: XpuSupport
+    macos: MacosSupport
+    cpp: CppSupport
+    architectures_dropped: list[ArchitectureDrop] = []
+
+
+# --- companions, patches, stats -----------------------------------------------------------------
+
+
+class CompanionVersion(Record):
+    name: Companion
+    version: DottedVersion | None = Field(description="None when there is no matching release.")
+    with_patches: dict[PatchVersion, DottedVersion] = Field(
+        default={}, description="Patch release of torch -> companion version that goes with it."
+    )
+    note: Text | None = None
+    sources: SourceIds
+
+    @model_validator(mode="after")
+    def _explained(self) -> CompanionVersion:
+        if self.version is None and self.note is None:
+            raise ValueError("version is null: say why in note")
+        return self
+
+
+class PatchRelease(Record):
+    version: PatchVersion
+    date: IsoDate | None = None
+    note: Text | None = None
+    sources: SourceIds
+
+
+class Stats(Cited):
+    commits: int | None = Field(ge=1)
+    contributors: int | None = Field(ge=1)
+
+
+class Links(Record):
+    notes: Url
+    blog: Url | None = None
+
+
+# --- items and disputes -------------------------------------------------------------------------
+
+
+class Item(Record):
+    """One linkable change or feature. `id` is permanent: never renamed, never reused."""
+
+    id: Slug
+    kind: Kind
+    area: Area
+    title: Text
+    summary: Text
+    status: Status | None = None
+    effect: Effect | None = None
+    action: Text | None = None
+    before: Text | None = None
+    after: Text | None = None
+    code_lang: Literal["python", "bash", "cpp", "cmake", "text"] = "python"
+    prs: list[Annotated[int, Field(ge=1)]] = []
+    follows: Slug | None = Field(
+        default=None,
+        description="Id of the earlier item this one continues (e.g. the deprecation it completes).",
+    )
+    replacement: Text | None = None
+    planned_removal: Version | None = Field(
+        default=None, description="Release in which a removal was announced."
+    )
+    sources: SourceIds
+
+    @model_validator(mode="after")
+    def _complete(self) -> Item:
+        if self.kind in CHANGE_KINDS and self.effect is None:
+            raise ValueError(f"effect is required for a {self.kind} item")
+        if self.kind in {"breaking", "removal"} and self.action is None:
+            raise ValueError(f"action is required for a {self.kind} item")
+        if (self.before is None) != (self.after is None):
+            raise ValueError("before and after come together")
+        return self
+
+    @property
+    def is_change(self) -> bool:
+        return self.kind in CHANGE_KINDS
+
+
+class Dispute(Record):
+    """A claim a source makes that a better source contradicts, and how we resolved it."""
+
+    id: Slug
+    claim: Text
+    claimed_by: SourceIds
+    verdict: Verdict
+    resolution: Text
+    items: list[Slug] = Field(default=[], description="Items the claim is about.")
+    sources: SourceIds
+
+
+class Release(Record):
+    """One file data/releases/X.Y.yaml."""
+
+    version: Version
+    date: IsoDate
+    summary: Text
+    links: Links
+    sources: SourceIds
+    stats: Stats
+    patches: list[PatchRelease] = []
+    platform: Platform
+    companions: list[CompanionVersion] = []
+    items: list[Item] = []
+    disputes: list[Dispute] = []
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return version_key(self.version)
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """Sort versions numerically: 2.9 < 2.10 (MkDocs and str sorting get this wrong)."""
+    return tuple(int(part) for part in version.split("."))

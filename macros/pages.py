@@ -1,0 +1,63 @@
+"""Catalog-level query: which pages the site generates from the data, and their stub sources.
+
+Kept free of MkDocs so the same list could also be written out as files (the exit plan if the
+site ever moves off MkDocs' hook system). Each stub is front matter plus one macro call; the
+macro renders the page from the catalog at build time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from macros.catalog import Catalog
+
+
+@dataclass(frozen=True)
+class GeneratedPage:
+    path: str  # relative to docs/, e.g. "releases/2.12.md"
+    title: str
+    description: str
+    call: str  # the macro call that renders the body
+
+    def source(self) -> str:
+        return (
+            "---\n"
+            f"title: {_yaml_string(self.title)}\n"
+            f"description: {_yaml_string(self.description)}\n"
+            "render_macros: true\n"
+            "---\n\n"
+            f"{{{{ {self.call} }}}}\n"
+        )
+
+
+def _yaml_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def release_pages(catalog: Catalog) -> list[GeneratedPage]:
+    return [
+        GeneratedPage(
+            f"releases/{release.version}.md",
+            f"PyTorch {release.version}",
+            _description(f"PyTorch {release.version} (released {release.date}): {release.summary}"),
+            f'release_page("{release.version}")',
+        )
+        for release in reversed(catalog.releases)
+    ]
+
+
+def generated_pages(catalog: Catalog) -> list[GeneratedPage]:
+    return release_pages(catalog)
+
+
+def _description(text: str, limit: int = 300) -> str:
+    """A meta description: plain text, cut at a word boundary."""
+    flat = " ".join(text.replace("`", "").split())
+    if len(flat) <= limit:
+        return flat
+    return flat[: flat.rfind(" ", 0, limit - 1)].rstrip(",;:") + "…"
+
+
+def release_nav(catalog: Catalog) -> list[dict[str, str]]:
+    """Nav entries for the release pages, newest first (sorted by version, not as strings)."""
+    return [{page.title: page.path} for page in release_pages(catalog)]

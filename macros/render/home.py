@@ -1,0 +1,23 @@
+"""Renderers for the home page's release list and the releases index."""
+
+from __future__ import annotations
+
+from macros.catalog import Catalog
+from macros.render.text import template
+
+
+def render_latest_release(catalog: Catalog) -> str:
+    return template("latest.md.j2").render(release=catalog.latest, catalog=catalog)
+
+
+def render_release_list(catalog: Catalog, prefix: str = "releases/") -> str:
+    """Every release, newest first; `prefix` is the path from the calling page to releases/."""
+    rows = []
+    for release in reversed(catalog.releases):
+        previous = catalog.previous(release)
+        counts = {
+            kind: sum(1 for i in release.items if i.kind == kind)
+            for kind in ("highlight", "breaking", "deprecation", "removal")
+        }
+        rows.append((release, previous, counts))
+    return template("release_list.md.j2").render(rows=rows, prefix=prefix)

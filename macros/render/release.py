@@ -1,0 +1,153 @@
+"""Renderer for one release page (`releases/X.Y.html`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from macros.catalog import Catalog, Citations
+from macros.install import install_variants
+from macros.model import Cited, Item, Release
+from macros.render.text import inline, template
+
+#: Page sections in reading order: (anchor, heading, kinds shown there).
+SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("highlights", "Highlights", ("highlight",)),
+    ("breaking-changes", "Breaking changes", ("breaking",)),
+    ("deprecations", "Deprecations", ("deprecation",)),
+    ("removals", "Removals", ("removal",)),
+    ("platform-changes", "Platform changes", ("platform",)),
+    ("new-features", "New features and improvements", ("feature", "improvement")),
+    ("known-regressions", "Known regressions", ("regression",)),
+)
+
+
+@dataclass(frozen=True)
+class PlatformRow:
+    label: str
+    value: str
+    cites: str
+
+
+def cite(citations: Citations, source_ids: list[str]) -> str:
+    """Superscript citation links to the numbered source list at the end of the page."""
+    if not source_ids:
+        return ""
+    links = ", ".join(
+        f'[{number}](#src-{source.id} "{inline(source.title)}")'
+        for number, source in citations.cite(source_ids)
+    )
+    return f'<sup class="atlas-cite">[{links}]</sup>'
+
+
+def _unknown(block: Cited, field: str, value: str) -> str:
+    if field in block.unknown:
+        return f"Unknown: {inline(block.unknown[field])}"
+    return value
+
+
+def platform_rows(release: Release, citations: Citations) -> list[PlatformRow]:
+    p = release.platform
+    python, cuda, cpp = p.python, p.cuda, p.cpp
+
+    def builds(entries) -> str:
+        parts = []
+        for build in entries:
+            extras = [
+                f"cuDNN {build.cudnn}" if build.cudnn else "",
+                f"NCCL {build.nccl}" if build.nccl else "",
+            ]
+            extra = ", ".join(e for e in extras if e)
+            parts.append(f"{build.version}" + (f" ({extra})" if extra else ""))
+        return "<br>".join(parts) or "none"
+
+    rows = [
+        ("Python", f"{python.min} to {python.max}", python),
+        ("Free-threaded Python", ", ".join(python.free_threaded) or "none", python),
+        ("Experimental / preview Python", ", ".join(python.experimental) or "none", python),
+        ("CUDA (stable)", builds(cuda.stable), cuda),
+        ("CUDA (experimental)", builds(cuda.experimental), cuda),
+        ("CUDA of `pip install torch`", _unknown(cuda, "default_wheel", cuda.default_wheel or ""), cuda),
+        ("ROCm", ", ".join(p.rocm.stable), p.rocm),
+        ("Intel XPU", _xpu(p.xpu), p.xpu),
+        ("macOS for MPS", _unknown(p.macos, "mps_min", f"macOS {p.macos.mps_min} or newer"), p.macos),
+        ("C++ to include the headers", _unknown(cpp, "headers", cpp.headers or ""), cpp),
+        ("C++ to build from source", _unknown(cpp, "source_build", cpp.source_build or ""), cpp),
+    ]
+    result = [PlatformRow(label, value, cite(citations, block.sources)) for label, value, block in rows]
+    for drop in p.architectures_dropped:
+        value = f"{inline(drop.architectures)} from {', '.join(drop.wheels)}"
+        if drop.instead:
+            value += f"; use {inline(drop.instead)}"
+        if drop.item:
+            value += f" ([details](#{drop.item}))"
+        result.append(PlatformRow("GPU architectures dropped", value, cite(citations, drop.sources)))
+    if not p.architectures_dropped:
+        result.append(PlatformRow("GPU architectures dropped", "none", ""))
+    return result
+
+
+def _xpu(xpu) -> str:
+    if not xpu.wheels:
+        return "no wheels"
+    package = _unknown(xpu, "support_package", f"support package {xpu.support_package}")
+    return f"wheels available; {package}"
+
+
+def lifecycle_links(catalog: Catalog, item: Item) -> list[tuple[str, str, str]]:
+    """(label, version, link) for each step of the item's lifecycle, when it has more than one."""
+    chain = catalog.lifecycle(item.id)
+    if len(chain) < 2:
+        return []
+    return [
+        (KIND_VERBS.get(step.kind, step.kind), release.version, f"{release.version}.md#{step.id}")
+        for release, step in chain
+    ]
+
+
+KIND_VERBS = {
+    "deprecation": "deprecated",
+    "removal": "removed",
+    "breaking": "changed",
+    "platform": "changed",
+    "feature": "introduced",
+    "highlight": "introduced",
+    "improvement": "improved",
+    "regression": "regressed",
+}
+
+
+def size_text(release: Release, previous: Release | None) -> str:
+    stats = release.stats
+    if stats.commits is None and stats.contributors is None:
+        return "Unknown"
+    parts = [
+        f"{stats.commits:,} commits" if stats.commits else "commits unknown",
+        f"{stats.contributors:,} contributors" if stats.contributors else "contributors unknown",
+    ]
+    since = f" since {previous.version}" if previous else ""
+    return " from ".join(parts) + since
+
+
+def render_release_page(catalog: Catalog, version: str) -> str:
+    release = catalog.release(version)
+    citations = Citations(catalog)
+    previous = catalog.previous(release)
+    header_cites = cite(citations, release.sources)
+    sections = [
+        (anchor, title, [item for item in release.items if item.kind in kinds])
+        for anchor, title, kinds in SECTIONS
+    ]
+    return template("release.md.j2").render(
+        release=release,
+        size=size_text(release, previous),
+        previous=previous,
+        header_cites=header_cites,
+        stats_cites=cite(citations, release.stats.sources),
+        sections=sections,
+        platform=platform_rows(release, citations),
+        installs=install_variants(release),
+        catalog=catalog,
+        cite=lambda ids: cite(citations, ids),
+        lifecycle=lambda item: lifecycle_links(catalog, item),
+        citations=citations,
+    )

@@ -1,0 +1,112 @@
+"""Text helpers shared by the renderers: escaping data for Markdown, labels, the Jinja setup.
+
+Data text is Markdown, but raw HTML in it is escaped so that a title such as
+`<script>alert(1)</script>` shows literally. Code spans are left alone because Markdown already
+escapes their content.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import jinja2
+
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
+
+KIND_LABELS = {
+    "highlight": "Highlight",
+    "feature": "New feature",
+    "improvement": "Improvement",
+    "breaking": "Breaking change",
+    "deprecation": "Deprecation",
+    "removal": "Removal",
+    "platform": "Platform change",
+    "regression": "Known regression",
+}
+EFFECT_LABELS = {
+    "error": "raises an error",
+    "warning": "warns",
+    "silent": "silent behaviour change",
+    "performance": "changes performance",
+    "packaging": "packaging / install",
+}
+STATUS_LABELS = {
+    "stable": "Stable",
+    "beta": "Beta",
+    "prototype": "Prototype",
+    "api-unstable": "API-unstable",
+}
+TIER_LABELS = {
+    "official-notes": "official release notes",
+    "official-blog": "official blog",
+    "mirror": "faithful mirror",
+    "community": "community table",
+    "secondary": "secondary article",
+    "ai-generated": "AI-generated article",
+}
+VERDICT_LABELS = {
+    "rejected": "Rejected",
+    "corrected": "Corrected",
+    "unresolved": "Unresolved",
+}
+
+
+def md(text: str | None) -> str:
+    """Markdown from the data with raw HTML neutralised (outside code spans)."""
+    if not text:
+        return ""
+    out, position = [], 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(html.escape(text[position : match.start()], quote=False))
+        out.append(match.group(0))
+        position = match.end()
+    out.append(html.escape(text[position:], quote=False))
+    return "".join(out).strip()
+
+
+def inline(text: str | None) -> str:
+    """Like `md`, folded onto one line (table cells, headings, list items)."""
+    return " ".join(md(text).split()).replace("|", "\\|")
+
+
+def plain(text: str | None) -> str:
+    """Text for HTML attributes such as a meta description: no Markdown marks, escaped."""
+    stripped = re.sub(r"[`*_]", "", " ".join((text or "").split()))
+    return html.escape(stripped, quote=True)
+
+
+def indent(text: str, width: int = 4) -> str:
+    pad = " " * width
+    return "\n".join(pad + line if line.strip() else line for line in text.splitlines())
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent.parent / "templates"),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,  # output is Markdown; data passes through `md`/`inline` explicitly
+    )
+    env.filters.update(md=md, inline=inline, plain=plain, indent_md=indent)
+    env.globals.update(
+        KIND_LABELS=KIND_LABELS,
+        EFFECT_LABELS=EFFECT_LABELS,
+        STATUS_LABELS=STATUS_LABELS,
+        TIER_LABELS=TIER_LABELS,
+        VERDICT_LABELS=VERDICT_LABELS,
+    )
+    return env
+
+
+_ENV: jinja2.Environment | None = None
+
+
+def template(name: str) -> jinja2.Template:
+    global _ENV
+    if _ENV is None:
+        _ENV = environment()
+    return _ENV.get_template(name)
