@@ -7,6 +7,7 @@ all; the caller fails once with every problem.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,7 +69,7 @@ def _anchored_ids(release: Release) -> Iterator[tuple[FieldPath, str]]:
 def dates_follow_versions(data: Dataset) -> Iterator[Problem]:
     """Later versions are released later; patches belong to their release and come after it."""
     ordered = data.ordered()
-    for earlier, later in zip(ordered, ordered[1:], strict=False):
+    for earlier, later in itertools.pairwise(ordered):
         if later.record.date < earlier.record.date:
             message = (
                 f"{later.record.date} is before {earlier.record.version}'s date "

@@ -40,7 +40,10 @@ def coverage_report(catalog: Catalog) -> str:
         )
         notes += [f"  {release.version} {path}: {reason}" for path, reason in unknown]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.rjust(width) for cell, width in zip(row, widths)) for row in [header, *rows]]
+    lines = [
+        "  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=False))
+        for row in [header, *rows]
+    ]
     lines.append("")
     lines.append("Unknown facts (shown on the pages with these reasons):" if notes else "No unknown facts.")
     return "\n".join(lines + notes)

@@ -38,6 +38,12 @@ def _catalog(config: MkDocsConfig) -> Catalog:
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     catalog = _catalog(config)
+    config.extra["atlas"] = {
+        "releases": len(catalog.releases),
+        "items": len(catalog.items),
+        "sources": len(catalog.sources),
+        "reviewed": catalog.reviewed,
+    }
     for entry in config.nav or []:
         if isinstance(entry, dict) and NAV_PLACEHOLDER in entry:
             entry[NAV_PLACEHOLDER] = [{"All releases": "releases/index.md"}, *release_nav(catalog)]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from macros.catalog import Catalog, Citations
 from macros.install import install_variants
 from macros.model import Cited, Item, Release
-from macros.render.text import inline, template
+from macros.render.text import TIER_LABELS, inline, template
 
 #: Page sections in reading order: (anchor, heading, kinds shown there).
 SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -34,7 +34,7 @@ def cite(citations: Citations, source_ids: list[str]) -> str:
         return ""
     links = ", ".join(
         f'[{number}](#src-{source.id} "{inline(source.title)}")'
-        for number, source in citations.cite(source_ids)
+        for number, source in sorted(citations.cite(source_ids), key=lambda pair: pair[0])
     )
     return f'<sup class="atlas-cite">[{links}]</sup>'
 
@@ -148,6 +148,11 @@ def render_release_page(catalog: Catalog, version: str) -> str:
         installs=install_variants(release),
         catalog=catalog,
         cite=lambda ids: cite(citations, ids),
+        claimants=lambda dispute: ", ".join(
+            f"{inline(catalog.sources[s].publisher)} ({TIER_LABELS[catalog.sources[s].tier]})"
+            + cite(citations, [s])
+            for s in dispute.claimed_by
+        ),
         lifecycle=lambda item: lifecycle_links(catalog, item),
         citations=citations,
     )

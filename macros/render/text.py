@@ -90,6 +90,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,  # output is Markdown; data passes through `md`/`inline` explicitly
+        extensions=["jinja2.ext.do"],
     )
     env.filters.update(md=md, inline=inline, plain=plain, indent_md=indent)
     env.globals.update(
