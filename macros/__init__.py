@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def define_env(env: Any) -> None:
     """mkdocs-macros entry point: register the macros pages call. Bodies stay thin."""
     from macros.catalog import open_catalog
+    from macros.render.about import render_known_gaps, render_sources_table
     from macros.render.home import render_latest_release, render_release_list
     from macros.render.release import render_release_page
 
@@ -36,3 +37,11 @@ def define_env(env: Any) -> None:
     @env.macro
     def release_list(prefix: str = "releases/") -> str:
         return render_release_list(catalog(), prefix)
+
+    @env.macro
+    def sources_table() -> str:
+        return render_sources_table(catalog())
+
+    @env.macro
+    def known_gaps() -> str:
+        return render_known_gaps(catalog())

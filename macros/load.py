@@ -84,7 +84,7 @@ def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, 
     try:
         data, problems = _parse(text, name, positions)
     except yaml.MarkedYAMLError as exc:
-        return None, positions, [_syntax_problem(name, exc)]
+        return None, positions, [_syntax_problem(name, exc, text)]
     if problems:
         return None, positions, problems
     if data is None:
@@ -138,15 +138,26 @@ def _to_python(
     return loader.construct_object(node, deep=True)
 
 
-def _syntax_problem(name: str, exc: yaml.MarkedYAMLError) -> Problem:
+def _syntax_problem(name: str, exc: yaml.MarkedYAMLError, text: str) -> Problem:
     mark = exc.problem_mark or exc.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-    problem = exc.problem or "invalid YAML"
-    if "\\t" in problem or "tab" in problem:
-        message = "a tab character is used for indentation; YAML needs spaces"
-    else:
-        context = f" ({exc.context})" if exc.context else ""
-        message = f"YAML syntax error: {problem}{context}"
+    lines = text.splitlines()
+    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    indentation = source_line[: len(source_line) - len(source_line.lstrip())]
+    if "\t" in indentation or "\t" in (exc.problem or ""):
+        tab_column = source_line.find("\t") + 1
+        return Problem(
+            name,
+            line,
+            tab_column or column,
+            "(yaml)",
+            "a tab character is used for indentation; YAML needs spaces",
+        )
+    message = f"YAML syntax error: {exc.problem or 'invalid YAML'}"
+    if exc.context and exc.context_mark:
+        message += f" ({exc.context} that starts on line {exc.context_mark.line + 1})"
+    elif exc.context:
+        message += f" ({exc.context})"
     return Problem(name, line, column, "(yaml)", message)
 
 
@@ -178,6 +189,8 @@ def _explain(kind: str, error: Any, raw: str | None, message: str) -> str:
         return f"{value!r} is not one of {expected}"
     if kind == "string_type" and isinstance(value, float) and raw is not None:
         return f'YAML read the unquoted {raw} as the number {value!r}; quote it: "{raw}"'
+    if kind in {"int_type", "bool_type", "string_type", "list_type", "dict_type"} and value is not None:
+        return f"expected {message.removeprefix('Input should be ')}, got {value!r}"
     if kind == "string_type" and value is None:
         return "a value is required here (the field is empty)"
     if kind == "string_pattern_mismatch":

@@ -1,0 +1,75 @@
+"""Unit tests of the cross-file checks and catalog queries on the made-up dataset (9.0-9.2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURE_DATA
+
+from macros.catalog import Catalog, open_catalog
+from macros.install import cuda_tag, install_variants
+from macros.pages import generated_pages, release_nav
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return open_catalog(FIXTURE_DATA)
+
+
+def test_releases_are_ordered_by_version(catalog: Catalog) -> None:
+    assert [r.version for r in catalog.releases] == ["9.0", "9.1", "9.2"]
+    assert catalog.latest.version == "9.2"
+
+
+def test_crossed_excludes_start_and_includes_end(catalog: Catalog) -> None:
+    assert [r.version for r in catalog.crossed("9.0", "9.2")] == ["9.1", "9.2"]
+    assert catalog.crossed("9.2", "9.0") == ()
+
+
+def test_lifecycle_links_deprecation_to_removal(catalog: Catalog) -> None:
+    chain = [(release.version, item.id) for release, item in catalog.lifecycle("old-flag-removed")]
+    assert chain == [("9.0", "old-flag-deprecated"), ("9.2", "old-flag-removed")]
+    assert catalog.lifecycle("old-flag-deprecated") == catalog.lifecycle("old-flag-removed")
+
+
+def test_disputes_attach_to_their_items(catalog: Catalog) -> None:
+    assert [d.id for d in catalog.disputes_of("widget-api")] == []  # dispute lives in 9.1
+    assert catalog.release_of("widget-api").version == "9.0"
+
+
+def test_unknown_release_names_the_known_ones(catalog: Catalog) -> None:
+    with pytest.raises(KeyError, match=r"no release '8\.0'.*9\.0, 9\.1, 9\.2"):
+        catalog.release("8.0")
+
+
+def test_catalog_is_cached_until_a_file_changes(tmp_path: Path) -> None:
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE_DATA, data)
+    first = open_catalog(data)
+    assert open_catalog(data) is first
+    path = data / "releases" / "9.2.yaml"
+    path.write_text(path.read_text() + "\n", encoding="utf-8")
+    assert open_catalog(data) is not first
+
+
+def test_install_commands_come_from_the_platform_block(catalog: Catalog) -> None:
+    variants = {v.id: v.command for v in install_variants(catalog.release("9.0"))}
+    assert cuda_tag("12.6") == "cu126"
+    assert variants["pypi"] == "pip install torch==9.0.0 torchvision==1.0.0"
+    assert variants["cu126"].endswith("--index-url https://download.pytorch.org/whl/cu126")
+    assert variants["rocm64"].endswith("/whl/rocm6.4")
+    assert "xpu" not in {v.id for v in install_variants(catalog.release("9.2"))}
+
+
+def test_pages_and_nav_follow_the_data(catalog: Catalog) -> None:
+    assert [p.path for p in generated_pages(catalog)][:3] == [
+        "releases/9.2.md",
+        "releases/9.1.md",
+        "releases/9.0.md",
+    ]
+    assert release_nav(catalog)[0] == {"PyTorch 9.2": "releases/9.2.md"}
+    stub = generated_pages(catalog)[0].source()
+    assert 'release_page("9.2")' in stub and "render_macros: true" in stub

@@ -1,0 +1,70 @@
+"""The real data in data/ passes every check, and the facts that matter most stay true."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+
+from macros.catalog import Catalog, open_catalog
+from macros.schema import schema_texts
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return open_catalog(ROOT / "data")  # raises DataError listing every problem
+
+
+def test_covers_2_8_to_2_13(catalog: Catalog) -> None:
+    assert [r.version for r in catalog.releases] == ["2.8", "2.9", "2.10", "2.11", "2.12", "2.13"]
+
+
+def test_schema_files_match_the_model() -> None:
+    for name, text in schema_texts().items():
+        committed = (ROOT / "data" / "schema" / name).read_text(encoding="utf-8")
+        assert committed == text, f"data/schema/{name} is stale: run `make schema`"
+
+
+def test_torchscript_is_deprecated_in_2_10_and_never_removed(catalog: Catalog) -> None:
+    release, item = catalog.items["torchscript-deprecated"]
+    assert (release.version, item.kind) == ("2.10", "deprecation")
+    removals = [item for release in catalog.releases for item in release.items if item.kind == "removal"]
+    for item in removals:
+        assert item.area != "jit", item.id
+        assert "torchscript" not in item.title.lower() and "torch.jit" not in item.title, item.id
+
+
+def test_cuda_12_8_wheels_removed_in_2_12_after_default_moved_in_2_11(catalog: Catalog) -> None:
+    assert catalog.release_of("cuda-12-8-wheels-removed").version == "2.12"
+    assert catalog.release("2.11").platform.cuda.default_wheel == "13.0"
+    assert catalog.release("2.10").platform.cuda.default_wheel == "12.8"
+    assert "12.8" not in {b.version for b in catalog.release("2.12").platform.cuda.stable}
+
+
+def test_python_and_macos_floors(catalog: Catalog) -> None:
+    assert catalog.release("2.8").platform.python.min == "3.9"
+    assert catalog.release("2.9").platform.python.min == "3.10"
+    assert catalog.release("2.9").platform.macos.mps_min == "14"
+    assert catalog.release_of("python-3-9-dropped").version == "2.9"
+
+
+def test_lifecycles_link_across_releases(catalog: Catalog) -> None:
+    def chain(item_id: str) -> list[tuple[str, str]]:
+        return [(r.version, i.kind) for r, i in catalog.lifecycle(item_id)]
+
+    assert chain("export-for-training-removed")[:2] == [("2.9", "deprecation"), ("2.11", "removal")]
+    assert ("2.12", "deprecation") in chain("magma-deprecated")
+    assert chain("headers-cpp20")[0] == ("2.12", "breaking")
+
+
+def test_every_release_has_sources_platform_and_companions(catalog: Catalog) -> None:
+    for release in catalog.releases:
+        assert release.platform.cuda.stable and release.platform.python.min
+        assert {c.name for c in release.companions} == {"torchvision", "torchaudio", "torchao", "torchcodec"}
+        for item in release.items:
+            assert item.sources and all(s in catalog.sources for s in item.sources)
+
+
+def test_contradictions_are_recorded_as_disputes(catalog: Catalog) -> None:
+    disputes = {d.id: (r.version, d) for r in catalog.releases for d in r.disputes}
+    assert disputes["dispute-torchscript-removed-2-12"][1].verdict == "rejected"
+    assert len(disputes) >= 15

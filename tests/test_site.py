@@ -1,0 +1,94 @@
+"""Build the site with `mkdocs build --strict` into a temporary folder and check its HTML."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlparse
+
+from conftest import ROOT, Build
+
+from macros.catalog import open_catalog
+
+
+def test_real_site_has_a_page_per_release_with_every_item_anchored(real_site: Build) -> None:
+    catalog = open_catalog(ROOT / "data")
+    for release in catalog.releases:
+        soup = real_site.html(f"releases/{release.version}.html")
+        assert soup.title.string.startswith(f"PyTorch {release.version}")
+        for item in release.items:
+            heading = soup.find(id=item.id)
+            assert heading is not None and heading.name == "h3", item.id
+            permalink = heading.find("a", class_="headerlink")
+            assert permalink["href"] == f"#{item.id}"
+        for dispute in release.disputes:
+            assert soup.find(id=dispute.id) is not None
+
+
+def test_nav_lists_releases_newest_first(real_site: Build) -> None:
+    soup = real_site.html("index.html")
+    labels = [a.get_text(strip=True) for a in soup.select("nav.md-nav--primary a.md-nav__link")]
+    versions = [label.removeprefix("PyTorch ") for label in labels if label.startswith("PyTorch ")]
+    assert versions == ["2.13", "2.12", "2.11", "2.10", "2.9", "2.8"]
+
+
+def test_home_page_shows_latest_and_every_release_with_its_date(real_site: Build) -> None:
+    soup = real_site.html("index.html")
+    text = soup.get_text(" ", strip=True)
+    assert (
+        "Latest release: PyTorch 2.13 , 2026-07-08" in text
+        or "Latest release: PyTorch 2.13, 2026-07-08" in text
+    )
+    for version, date in [("2.8", "2025-08-06"), ("2.9", "2025-10-15"), ("2.12", "2026-05-13")]:
+        row = soup.find("a", string=f"PyTorch {version}").find_parent("tr")
+        assert date in row.get_text()
+
+
+def test_disputed_claims_are_shown_not_stated_as_fact(real_site: Build) -> None:
+    soup = real_site.html("releases/2.12.html")
+    box = soup.select_one(".admonition.warning")
+    assert "Disputed claims" in box.get_text()
+    assert "TorchScript was formally removed" in box.get_text()
+    assert "Rejected" in box.get_text()
+
+
+def test_pages_request_nothing_outside_the_site(real_site: Build) -> None:
+    pages = list(real_site.site.rglob("*.html"))
+    assert len(pages) >= 8
+    for page in pages:
+        soup = real_site.html(str(page.relative_to(real_site.site)))
+        for tag, attribute in (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src")):
+            for element in soup.find_all(tag):
+                url = element.get(attribute)
+                if not url or (
+                    tag == "link"
+                    and "stylesheet" not in element.get("rel", [])
+                    and "icon" not in element.get("rel", [])
+                ):
+                    continue
+                assert not urlparse(url).netloc, f"{page.name} loads {url}"
+        inline_css = " ".join(style.get_text() for style in soup.find_all("style"))
+        assert not re.search(r"@import|fonts\.googleapis", inline_css)
+
+
+def test_search_splits_dotted_names(real_site: Build) -> None:
+    import json
+
+    index = json.loads((real_site.site / "search" / "search_index.json").read_text())
+    separator = re.compile(index["config"]["separator"])
+    assert "compile" in separator.split("torch.compile")
+    assert any("torch.compile" in doc["text"] for doc in index["docs"])
+
+
+def test_raw_html_from_data_is_shown_literally(fixture_site: Build) -> None:
+    soup = fixture_site.html("releases/9.1.html")
+    heading = soup.find(id="gadget-feature")
+    assert heading.get_text().startswith("<script>alert(1)</script> gadget")
+    assert soup.find("script", string=re.compile("alert")) is None
+    assert "<b>bold</b>" not in str(soup.find(id="gadget-feature").find_next("p").find_next("p"))
+
+
+def test_code_blocks_get_copy_buttons_and_titles(real_site: Build) -> None:
+    soup = real_site.html("releases/2.12.html")
+    titles = [span.get_text() for span in soup.select(".highlight .filename")]
+    assert "Before (2.11)" in titles and "After (2.12)" in titles
+    assert "content.code.copy" in (real_site.site / "releases" / "2.12.html").read_text()
