@@ -20,6 +20,7 @@ def define_env(env: Any) -> None:
     from macros.render.about import render_known_gaps, render_sources_table
     from macros.render.home import render_latest_release, render_release_list
     from macros.render.release import render_release_page
+    from macros.render.upgrade import render_upgrade_guide, render_upgrade_index
 
     data_dir = Path(env.conf["config_file_path"]).parent / "data"
 
@@ -45,3 +46,11 @@ def define_env(env: Any) -> None:
     @env.macro
     def known_gaps() -> str:
         return render_known_gaps(catalog())
+
+    @env.macro
+    def upgrade_guide(start: str, end: str) -> str:
+        return render_upgrade_guide(catalog(), start, end)
+
+    @env.macro
+    def upgrade_index() -> str:
+        return render_upgrade_index(catalog())

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from macros.catalog import Catalog
+from macros.guide import all_pairs
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,29 @@ def release_pages(catalog: Catalog) -> list[GeneratedPage]:
     ]
 
 
+def upgrade_pages(catalog: Catalog) -> list[GeneratedPage]:
+    pages = []
+    for start, end in all_pairs(catalog):
+        release = catalog.release(end)
+        crossed = catalog.crossed(start, end)
+        changes = sum(1 for r in crossed for i in r.items if i.is_change)
+        pages.append(
+            GeneratedPage(
+                f"upgrade/{start}-to-{end}.md",
+                f"Upgrade PyTorch {start} to {end}",
+                _description(
+                    f"Moving from PyTorch {start} to {end} ({release.date}): {changes} changes across "
+                    f"{len(crossed)} release{'s' if len(crossed) > 1 else ''}, grouped by area with "
+                    "the action for each, the platform delta, deprecations to plan for and a checklist."
+                ),
+                f'upgrade_guide("{start}", "{end}")',
+            )
+        )
+    return pages
+
+
 def generated_pages(catalog: Catalog) -> list[GeneratedPage]:
-    return release_pages(catalog)
+    return release_pages(catalog) + upgrade_pages(catalog)
 
 
 def _description(text: str, limit: int = 300) -> str:

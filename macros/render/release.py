@@ -93,13 +93,13 @@ def _xpu(xpu) -> str:
     return f"wheels available; {package}"
 
 
-def lifecycle_links(catalog: Catalog, item: Item) -> list[tuple[str, str, str]]:
+def lifecycle_links(catalog: Catalog, item: Item, prefix: str = "") -> list[tuple[str, str, str]]:
     """(label, version, link) for each step of the item's lifecycle, when it has more than one."""
     chain = catalog.lifecycle(item.id)
     if len(chain) < 2:
         return []
     return [
-        (KIND_VERBS.get(step.kind, step.kind), release.version, f"{release.version}.md#{step.id}")
+        (KIND_VERBS.get(step.kind, step.kind), release.version, f"{prefix}{release.version}.md#{step.id}")
         for release, step in chain
     ]
 
@@ -114,6 +114,35 @@ KIND_VERBS = {
     "improvement": "improved",
     "regression": "regressed",
 }
+
+
+def item_helpers(catalog: Catalog, citations: Citations, prefix: str) -> dict:
+    """What `_item.md.j2` needs; `prefix` is the path from the page to releases/."""
+
+    def previous_of(item: Item) -> str | None:
+        before = catalog.previous(catalog.release_of(item.id))
+        return before.version if before else None
+
+    return {
+        "cite": lambda ids: cite(citations, ids),
+        "lifecycle": lambda item: lifecycle_links(catalog, item, prefix),
+        "release_link": lambda item: f"{prefix}{catalog.release_of(item.id).version}.md",
+        "previous_of": previous_of,
+        "in_guide": bool(prefix),
+    }
+
+
+def upgrade_links(catalog: Catalog, release: Release) -> str:
+    """Links to the guides into this release from the previous one, and from it to the latest."""
+    links = []
+    previous = catalog.previous(release)
+    if previous:
+        links.append(f"[from {previous.version}](../upgrade/{previous.version}-to-{release.version}.md)")
+    if release != catalog.latest:
+        latest = catalog.latest.version
+        links.append(f"[to the latest, {latest}](../upgrade/{release.version}-to-{latest}.md)")
+    links.append("[all guides](../upgrade/index.md)")
+    return " · ".join(links)
 
 
 def size_text(release: Release, previous: Release | None) -> str:
@@ -140,6 +169,7 @@ def render_release_page(catalog: Catalog, version: str) -> str:
     return template("release.md.j2").render(
         release=release,
         size=size_text(release, previous),
+        upgrade_links=upgrade_links(catalog, release),
         previous=previous,
         header_cites=header_cites,
         stats_cites=cite(citations, release.stats.sources),
@@ -147,12 +177,11 @@ def render_release_page(catalog: Catalog, version: str) -> str:
         platform=platform_rows(release, citations),
         installs=install_variants(release),
         catalog=catalog,
-        cite=lambda ids: cite(citations, ids),
+        **item_helpers(catalog, citations, prefix=""),
         claimants=lambda dispute: ", ".join(
             f"{inline(catalog.sources[s].publisher)} ({TIER_LABELS[catalog.sources[s].tier]})"
             + cite(citations, [s])
             for s in dispute.claimed_by
         ),
-        lifecycle=lambda item: lifecycle_links(catalog, item),
         citations=citations,
     )

@@ -1,0 +1,216 @@
+"""Catalog-level query: the content of an upgrade guide from release A to release B.
+
+Range semantics: a guide covers the changes introduced in the releases after A, up to and
+including B (`Catalog.crossed`). Lifecycles are folded so each thing appears once:
+- a deprecation completed (removed or turned into a break) within the range appears only as the
+  completing item, which shows where it was deprecated;
+- a deprecation made by B (in the range or earlier) and not completed by B is "to plan for".
+Pure: returns records, renders nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from macros.catalog import Catalog
+from macros.model import Item, Release, version_key
+
+#: Silent changes hurt most: they come first.
+EFFECT_ORDER = ("silent", "error", "warning", "performance", "packaging")
+FEATURE_KINDS = ("highlight", "feature", "improvement")
+
+
+@dataclass(frozen=True)
+class Entry:
+    release: Release
+    item: Item
+
+
+@dataclass(frozen=True)
+class DeltaRow:
+    label: str
+    before: str
+    after: str
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+@dataclass
+class UpgradeGuide:
+    start: Release
+    end: Release
+    crossed: tuple[Release, ...]
+    install: list[Entry] = field(default_factory=list)  # packaging effects: before you upgrade
+    breaking: list[Entry] = field(default_factory=list)  # everything else that changes behaviour
+    plan_for: list[Entry] = field(default_factory=list)  # deprecated by B, not completed by B
+    completed_deprecations: list[Entry] = field(default_factory=list)  # deprecations completed in range
+    features: list[Entry] = field(default_factory=list)
+    regressions: list[Entry] = field(default_factory=list)
+    delta: list[DeltaRow] = field(default_factory=list)
+    checks_first: list[str] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        return f"{self.start.version}-to-{self.end.version}"
+
+    @property
+    def changes(self) -> list[Entry]:
+        return self.install + self.breaking
+
+    def counts_by_effect(self) -> list[tuple[str, int]]:
+        counts = Counter(entry.item.effect for entry in self.changes)
+        return [(effect, counts[effect]) for effect in EFFECT_ORDER]
+
+    def counts_by_area(self) -> list[tuple[str, int]]:
+        return sorted(Counter(entry.item.area for entry in self.changes).items())
+
+    def silent(self) -> list[Entry]:
+        return [entry for entry in self.breaking if entry.item.effect == "silent"]
+
+    def breaking_by_area(self) -> list[tuple[str, list[Entry]]]:
+        """Non-silent breaking changes grouped by area (silent ones are listed first, apart)."""
+        groups: dict[str, list[Entry]] = {}
+        for entry in self.breaking:
+            if entry.item.effect != "silent":
+                groups.setdefault(entry.item.area, []).append(entry)
+        return sorted(groups.items())
+
+    def actions(self) -> list[Entry]:
+        return [entry for entry in [*self.changes, *self.plan_for] if entry.item.action]
+
+
+def completion(catalog: Catalog, item: Item, end: Release) -> Entry | None:
+    """The item that completes a deprecation (its first non-deprecation follower) up to `end`."""
+    for release, later in catalog.lifecycle(item.id):
+        if (
+            later.id != item.id
+            and later.kind != "deprecation"
+            and release.key > catalog.release_of(item.id).key
+        ):
+            if release.key <= end.key:
+                return Entry(release, later)
+    return None
+
+
+def upgrade_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
+    if version_key(start) >= version_key(end):
+        raise ValueError(f"an upgrade guide goes from an older to a newer release, not {start} to {end}")
+    guide = UpgradeGuide(catalog.release(start), catalog.release(end), catalog.crossed(start, end))
+    for release in guide.crossed:
+        for item in release.items:
+            entry = Entry(release, item)
+            if item.kind == "deprecation":
+                if completion(catalog, item, guide.end) is None:
+                    guide.plan_for.append(entry)
+                else:
+                    guide.completed_deprecations.append(entry)
+            elif item.kind in FEATURE_KINDS:
+                guide.features.append(entry)
+            elif item.kind == "regression":
+                guide.regressions.append(entry)
+            elif item.effect == "packaging":
+                guide.install.append(entry)
+            else:
+                guide.breaking.append(entry)
+    # Deprecations made at or before A that B still has not completed: keep planning for them.
+    earlier = [r for r in catalog.releases if r.key <= guide.start.key]
+    guide.plan_for[:0] = [
+        Entry(r, i)
+        for r in earlier
+        for i in r.items
+        if i.kind == "deprecation" and completion(catalog, i, guide.end) is None
+    ]
+    guide.breaking.sort(key=lambda e: (EFFECT_ORDER.index(e.item.effect or "packaging"), e.release.key))
+    guide.delta = platform_delta(guide.start, guide.end, guide.crossed)
+    guide.checks_first = checks_first(guide)
+    return guide
+
+
+def platform_delta(start: Release, end: Release, crossed: tuple[Release, ...]) -> list[DeltaRow]:
+    def cuda_wheels(release: Release) -> str:
+        cuda = release.platform.cuda
+        stable = [b.version for b in cuda.stable]
+        experimental = [f"{b.version} (experimental)" for b in cuda.experimental]
+        return ", ".join(stable + experimental)
+
+    def companion(release: Release, name: str) -> str:
+        found = next((c for c in release.companions if c.name == name), None)
+        return (found.version or "no release") if found else "not recorded"
+
+    a, b = start.platform, end.platform
+    rows = [
+        DeltaRow("Python", f"{a.python.min} to {a.python.max}", f"{b.python.min} to {b.python.max}"),
+        DeltaRow(
+            "Free-threaded Python",
+            ", ".join(a.python.free_threaded) or "none",
+            ", ".join(b.python.free_threaded) or "none",
+        ),
+        DeltaRow(
+            "CUDA of `pip install torch`",
+            a.cuda.default_wheel or "unknown",
+            b.cuda.default_wheel or "unknown",
+        ),
+        DeltaRow("CUDA wheels", cuda_wheels(start), cuda_wheels(end)),
+        DeltaRow("ROCm", ", ".join(a.rocm.stable), ", ".join(b.rocm.stable)),
+        DeltaRow("macOS for MPS", a.macos.mps_min or "unknown", b.macos.mps_min or "unknown"),
+        DeltaRow("C++ for the headers", a.cpp.headers or "unknown", b.cpp.headers or "unknown"),
+        DeltaRow(
+            "C++ to build from source", a.cpp.source_build or "unknown", b.cpp.source_build or "unknown"
+        ),
+    ]
+    dropped = [
+        f"{d.architectures} ({', '.join(d.wheels)}, {r.version})"
+        for r in crossed
+        for d in r.platform.architectures_dropped
+    ]
+    rows.append(DeltaRow("GPU architectures dropped on the way", "", "; ".join(dropped) or ""))
+    for name in ("torchvision", "torchaudio", "torchao", "torchcodec"):
+        rows.append(DeltaRow(name, companion(start, name), companion(end, name)))
+    return rows
+
+
+def checks_first(guide: UpgradeGuide) -> list[str]:
+    """Plain-language warnings derived from the platform delta."""
+    a, b = guide.start.platform, guide.end.platform
+    notes = []
+    if version_key(b.python.min.rstrip("t")) > version_key(a.python.min.rstrip("t")):
+        notes.append(
+            f"Python {a.python.min} is no longer supported: {guide.end.version} needs "
+            f"Python {b.python.min} or newer."
+        )
+    if a.cuda.default_wheel != b.cuda.default_wheel and b.cuda.default_wheel:
+        notes.append(
+            f"`pip install torch` now brings CUDA {b.cuda.default_wheel} wheels (was "
+            f"{a.cuda.default_wheel}): check that your NVIDIA driver supports it, or pick a "
+            "wheel index explicitly."
+        )
+    gone = sorted(
+        {bld.version for bld in a.cuda.stable} - {bld.version for bld in b.cuda.stable + b.cuda.experimental},
+        key=version_key,
+    )
+    if gone:
+        notes.append(
+            f"CUDA {', '.join(gone)} wheels are gone by {guide.end.version}: update pinned index URLs."
+        )
+    for release in guide.crossed:
+        for drop in release.platform.architectures_dropped:
+            notes.append(
+                f"Older GPUs: {drop.architectures} dropped from {', '.join(drop.wheels)} in "
+                f"{release.version}" + (f"; use {drop.instead}." if drop.instead else ".")
+            )
+    if a.macos.mps_min and b.macos.mps_min and version_key(b.macos.mps_min) > version_key(a.macos.mps_min):
+        notes.append(f"Apple GPUs: MPS needs macOS {b.macos.mps_min} or newer (was {a.macos.mps_min}).")
+    if b.cpp.headers != a.cpp.headers or b.cpp.source_build != a.cpp.source_build:
+        notes.append(
+            f"C++ extensions and source builds: {b.cpp.headers} for the headers, "
+            f"{b.cpp.source_build} to build PyTorch (was {a.cpp.headers} and {a.cpp.source_build})."
+        )
+    return notes
+
+
+def all_pairs(catalog: Catalog) -> list[tuple[str, str]]:
+    versions = [release.version for release in catalog.releases]
+    return [(a, b) for i, a in enumerate(versions) for b in versions[i + 1 :]]

@@ -1,0 +1,41 @@
+"""Renderers for the upgrade guides (`upgrade/A-to-B.html`) and their index."""
+
+from __future__ import annotations
+
+from macros.catalog import Catalog, Citations
+from macros.guide import all_pairs, upgrade_guide
+from macros.render.release import cite, item_helpers
+from macros.render.text import template
+
+
+def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> str:
+    guide = upgrade_guide(catalog, start, end)
+    citations = Citations(catalog)
+    became_removals = [
+        entry
+        for entry in guide.changes
+        if any(
+            step.kind == "deprecation"
+            for _, step in catalog.lifecycle(entry.item.id)
+            if step.id != entry.item.id
+        )
+    ]
+    disputes = [(release, dispute) for release in guide.crossed for dispute in release.disputes]
+    return template("upgrade.md.j2").render(
+        guide=guide,
+        catalog=catalog,
+        became_removals=became_removals,
+        disputes=disputes,
+        cite_sources=lambda ids: cite(citations, ids),
+        citations=citations,
+        **item_helpers(catalog, citations, prefix="../releases/"),
+    )
+
+
+def render_upgrade_index(catalog: Catalog) -> str:
+    versions = [release.version for release in catalog.releases]
+    return template("upgrade_index.md.j2").render(
+        versions=versions,
+        pairs=set(all_pairs(catalog)),
+        latest=versions[-1],
+    )

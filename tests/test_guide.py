@@ -1,0 +1,122 @@
+"""Upgrade guides: range semantics, grouping, platform delta and lifecycles (made-up data),
+then a few guides checked against the real facts."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FIXTURE_DATA, ROOT, Build
+
+from macros.catalog import Catalog, open_catalog
+from macros.guide import all_pairs, upgrade_guide
+
+
+@pytest.fixture(scope="module")
+def fixture() -> Catalog:
+    return open_catalog(FIXTURE_DATA)
+
+
+def ids(entries) -> list[str]:
+    return [entry.item.id for entry in entries]
+
+
+def test_range_excludes_the_start_release_and_includes_the_end(fixture: Catalog) -> None:
+    guide = upgrade_guide(fixture, "9.0", "9.1")
+    every = ids(guide.changes + guide.features)
+    assert "python-3-9-gone" not in every  # a 9.0 change: the reader already has it
+    assert "silent-sum" in every and "gadget-feature" in every
+    assert [r.version for r in guide.crossed] == ["9.1"]
+
+
+def test_silent_changes_come_first(fixture: Catalog) -> None:
+    guide = upgrade_guide(fixture, "9.0", "9.2")
+    assert ids(guide.breaking)[0] == "silent-sum"
+    assert ids(guide.silent()) == ["silent-sum"]
+    areas = [area for area, _ in guide.breaking_by_area()]
+    assert areas == sorted(areas) and "tensor" not in areas  # silent ones are listed apart
+
+
+def test_packaging_changes_go_before_you_upgrade(fixture: Catalog) -> None:
+    guide = upgrade_guide(fixture, "9.0", "9.2")
+    assert ids(guide.install) == ["volta-gone"]
+    assert "volta-gone" not in ids(guide.breaking)
+
+
+def test_deprecated_in_range_and_removed_later_is_to_plan_for(fixture: Catalog) -> None:
+    guide = upgrade_guide(fixture, "9.0", "9.1")
+    assert ids(guide.plan_for) == ["old-flag-deprecated", "legacy-io-deprecated"]
+
+
+def test_deprecated_and_removed_within_the_range_appears_once_as_a_removal(fixture: Catalog) -> None:
+    guide = upgrade_guide(fixture, "9.0", "9.2")
+    assert "legacy-io-removed" in ids(guide.breaking)
+    assert "legacy-io-deprecated" not in ids(guide.plan_for + guide.changes)
+    assert ids(guide.completed_deprecations) == ["legacy-io-deprecated"]
+    assert "old-flag-deprecated" not in ids(guide.plan_for)
+
+
+def test_platform_delta_goes_from_a_to_b(fixture: Catalog) -> None:
+    guide = upgrade_guide(fixture, "9.0", "9.2")
+    rows = {row.label: row for row in guide.delta}
+    assert (rows["Python"].before, rows["Python"].after, rows["Python"].changed) == (
+        "3.10 to 3.12",
+        "3.11 to 3.13",
+        True,
+    )
+    assert rows["CUDA of `pip install torch`"].after == "13.0"
+    assert "Volta (sm70) (cu128, 9.1)" in rows["GPU architectures dropped on the way"].after
+    assert any("Python 3.10 is no longer supported" in note for note in guide.checks_first)
+
+
+def test_downgrades_and_same_version_are_refused(fixture: Catalog) -> None:
+    with pytest.raises(ValueError, match="older to a newer release"):
+        upgrade_guide(fixture, "9.2", "9.0")
+    with pytest.raises(ValueError):
+        upgrade_guide(fixture, "9.1", "9.1")
+    assert len(all_pairs(fixture)) == 3
+
+
+@pytest.fixture(scope="module")
+def real() -> Catalog:
+    return open_catalog(ROOT / "data")
+
+
+def test_2_8_to_2_12_has_the_changes_that_matter(real: Catalog) -> None:
+    guide = upgrade_guide(real, "2.8", "2.12")
+    changes = set(ids(guide.changes))
+    for expected in [
+        "python-3-9-dropped",
+        "onnx-dynamo-default",
+        "export-for-training-removed",
+        "pypi-default-cuda-13",
+        "cuda-12-8-wheels-removed",
+        "volta-dropped-cu128",
+        "mps-requires-macos-14",
+    ]:
+        assert expected in changes, expected
+    assert "torchscript-deprecated" in ids(guide.plan_for)
+    assert not any(e.release.version in {"2.8", "2.13"} for e in guide.changes + guide.features)
+
+
+def test_real_data_yields_15_guides(real: Catalog) -> None:
+    assert len(all_pairs(real)) == 15
+
+
+def test_built_guides_link_every_item_to_its_release_page(real_site: Build) -> None:
+    pages = sorted((real_site.site / "upgrade").glob("*-to-*.html"))
+    assert len(pages) == 15
+    soup = real_site.html("upgrade/2.8-to-2.12.html")
+    heading = soup.find(id="cuda-12-8-wheels-removed")
+    assert heading is not None
+    link = heading.find_next("a", href="../releases/2.12.html#cuda-12-8-wheels-removed")
+    assert link is not None
+    checklist = soup.find(id="checklist").find_next("ul")
+    assert "task-list" in " ".join(checklist.get("class", [])) or checklist.find("input", type="checkbox")
+    assert "after 2.8, up to and including 2.12" in " ".join(soup.get_text(" ").split())
+
+
+def test_guide_index_has_a_matrix_and_a_picker(real_site: Build) -> None:
+    soup = real_site.html("upgrade/index.html")
+    assert soup.find("form", id="upgrade-picker") is not None
+    links = {a["href"] for a in soup.select("table a")}
+    assert "2.8-to-2.12.html" in links and len(links) == 15
+    assert "2.12-to-2.8.html" not in links
