@@ -84,14 +84,11 @@ class UpgradeGuide:
 
 def completion(catalog: Catalog, item: Item, end: Release) -> Entry | None:
     """The item that completes a deprecation (its first non-deprecation follower) up to `end`."""
+    own = catalog.release_of(item.id).key
     for release, later in catalog.lifecycle(item.id):
-        if (
-            later.id != item.id
-            and later.kind != "deprecation"
-            and release.key > catalog.release_of(item.id).key
-        ):
-            if release.key <= end.key:
-                return Entry(release, later)
+        completes = later.kind != "deprecation" and own < release.key <= end.key
+        if later.id != item.id and completes:
+            return Entry(release, later)
     return None
 
 
