@@ -15,7 +15,7 @@ from pathlib import Path
 
 from macros.checks import Dataset, run_checks
 from macros.load import Loaded, display_name, load_file
-from macros.model import Dispute, Item, Release, Source, SourceRegistry, version_key
+from macros.model import Dispute, Item, Release, Source, SourceRegistry, Topic, TopicRegistry, version_key
 from macros.problems import DataError, Problem
 
 
@@ -24,6 +24,7 @@ class Catalog:
     releases: tuple[Release, ...]  # oldest first
     sources: dict[str, Source]
     reviewed: str | None = None
+    topics: dict[str, Topic] = field(default_factory=dict)
 
     @cached_property
     def by_version(self) -> dict[str, Release]:
@@ -108,7 +109,8 @@ _cache: dict[Path, tuple[tuple, Catalog]] = {}
 
 
 def data_files(data_dir: Path) -> list[Path]:
-    return [data_dir / "sources.yaml", *sorted((data_dir / "releases").glob("*.yaml"))]
+    registries = [data_dir / "sources.yaml", data_dir / "topics.yaml"]
+    return [*registries, *sorted((data_dir / "releases").glob("*.yaml"))]
 
 
 def open_catalog(data_dir: Path) -> Catalog:
@@ -131,17 +133,29 @@ def _load_catalog(data_dir: Path) -> Catalog:
         raise DataError([Problem(str(sources_path), 1, 1, "(file)", "the sources registry is missing")])
     registry, positions, found = load_file(sources_path, SourceRegistry)
     problems += found
+    topics_path = data_dir / "topics.yaml"
+    topics: TopicRegistry | None = TopicRegistry()
+    topic_positions = None
+    if topics_path.exists():
+        topics, topic_positions, found = load_file(topics_path, TopicRegistry)
+        problems += found
     releases: list[Loaded[Release]] = []
     for path in sorted((data_dir / "releases").glob("*.yaml")):
         release, release_positions, found = load_file(path, Release)
         problems += found
         if release is not None:
             releases.append(Loaded(display_name(path), release, release_positions))
-    if registry is not None:
-        dataset = Dataset(Loaded(display_name(sources_path), registry, positions), releases)
+    if registry is not None and topics is not None:
+        topic_file = Loaded(display_name(topics_path), topics, topic_positions) if topic_positions else None
+        dataset = Dataset(Loaded(display_name(sources_path), registry, positions), releases, topic_file)
         problems += run_checks(dataset)
     if problems:
         raise DataError(problems)
-    assert registry is not None
+    assert registry is not None and topics is not None
     ordered = tuple(sorted((loaded.record for loaded in releases), key=lambda r: r.key))
-    return Catalog(ordered, {source.id: source for source in registry.sources}, registry.reviewed)
+    return Catalog(
+        ordered,
+        {source.id: source for source in registry.sources},
+        registry.reviewed,
+        {topic.id: topic for topic in topics.topics},
+    )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from macros.load import Loaded
-from macros.model import TIER_RANK, Release, SourceRegistry, version_key
+from macros.model import TIER_RANK, Release, SourceRegistry, TopicRegistry, version_key
 from macros.problems import Path as FieldPath
 from macros.problems import Problem, format_path
 
@@ -22,6 +22,7 @@ from macros.problems import Problem, format_path
 class Dataset:
     sources: Loaded[SourceRegistry]
     releases: list[Loaded[Release]]
+    topics: Loaded[TopicRegistry] | None = None
 
     def ordered(self) -> list[Loaded[Release]]:
         return sorted(self.releases, key=lambda loaded: loaded.record.key)
@@ -193,6 +194,16 @@ def platform_is_consistent(data: Dataset) -> Iterator[Problem]:
                 yield _problem(loaded, ("companions", index, "name"), f"{name} is listed twice")
 
 
+def topics_exist(data: Dataset) -> Iterator[Problem]:
+    """An item's topic is declared in data/topics.yaml."""
+    known = {topic.id for topic in data.topics.record.topics} if data.topics else set()
+    for loaded in data.releases:
+        for index, item in enumerate(loaded.record.items):
+            if item.topic is not None and item.topic not in known:
+                message = f"unknown topic {item.topic!r} (add it to data/topics.yaml)"
+                yield _problem(loaded, ("items", index, "topic"), message)
+
+
 RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     file_name_matches_version,
     ids_are_unique,
@@ -201,6 +212,7 @@ RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     references_resolve,
     disputes_favour_better_sources,
     platform_is_consistent,
+    topics_exist,
 )
 
 

@@ -75,6 +75,21 @@ Status = Literal["stable", "beta", "prototype", "api-unstable"]
 Effect = Literal["error", "warning", "silent", "performance", "packaging"]
 Verdict = Literal["rejected", "corrected", "unresolved"]
 Companion = Literal["torchvision", "torchaudio", "torchao", "torchcodec"]
+DisputedField = Literal[
+    "date",
+    "stats",
+    "platform.python",
+    "platform.cuda",
+    "platform.rocm",
+    "platform.xpu",
+    "platform.macos",
+    "platform.cpp",
+    "platform.architectures_dropped",
+    "companions.torchvision",
+    "companions.torchaudio",
+    "companions.torchao",
+    "companions.torchcodec",
+]
 
 # --- scalar types -------------------------------------------------------------------------------
 
@@ -130,6 +145,17 @@ class SourceRegistry(Record):
 
     reviewed: IsoDate = Field(description="When the data was last reviewed against the sources.")
     sources: Annotated[list[Source], Field(min_length=1)]
+
+
+class Topic(Record):
+    id: Slug
+    title: Text
+
+
+class TopicRegistry(Record):
+    """data/topics.yaml: features followed across releases."""
+
+    topics: list[Topic] = []
 
 
 # --- platform -----------------------------------------------------------------------------------
@@ -291,6 +317,9 @@ class Item(Record):
         description="Id of the earlier item this one continues (e.g. the deprecation it completes).",
     )
     replacement: Text | None = None
+    topic: Slug | None = Field(
+        default=None, description="Id from data/topics.yaml: the feature this item is part of."
+    )
     planned_removal: Version | None = Field(
         default=None, description="Release in which a removal was announced."
     )
@@ -320,6 +349,9 @@ class Dispute(Record):
     verdict: Verdict
     resolution: Text
     items: list[Slug] = Field(default=[], description="Items the claim is about.")
+    fields: list[DisputedField] = Field(
+        default=[], description="Release facts the claim is about (marked as disputed in tables)."
+    )
     sources: SourceIds
 
 

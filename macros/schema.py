@@ -8,9 +8,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from macros.model import Release, SourceRegistry
+from macros.model import Release, SourceRegistry, TopicRegistry
 
-SCHEMAS = {"release.schema.json": Release, "sources.schema.json": SourceRegistry}
+SCHEMAS = {
+    "release.schema.json": Release,
+    "sources.schema.json": SourceRegistry,
+    "topics.schema.json": TopicRegistry,
+}
 
 
 def schema_texts() -> dict[str, str]:
