@@ -18,6 +18,7 @@ def define_env(env: Any) -> None:
     """mkdocs-macros entry point: register the macros pages call. Bodies stay thin."""
     from macros.catalog import open_catalog
     from macros.render.about import render_known_gaps, render_sources_table
+    from macros.render.compare import render_compare_index, render_compare_page
     from macros.render.home import render_latest_release, render_release_list
     from macros.render.release import render_release_page
     from macros.render.upgrade import render_upgrade_guide, render_upgrade_index
@@ -54,3 +55,11 @@ def define_env(env: Any) -> None:
     @env.macro
     def upgrade_index() -> str:
         return render_upgrade_index(catalog())
+
+    @env.macro
+    def compare_table(name: str) -> str:
+        return render_compare_page(catalog(), name)
+
+    @env.macro
+    def compare_index() -> str:
+        return render_compare_index(catalog())

@@ -23,10 +23,8 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 
 from macros.catalog import Catalog, open_catalog  # noqa: E402
-from macros.pages import generated_pages, release_nav  # noqa: E402
+from macros.pages import compare_nav, generated_pages, release_nav  # noqa: E402
 from macros.problems import DataError  # noqa: E402
-
-NAV_PLACEHOLDER = "Releases"
 
 
 def _catalog(config: MkDocsConfig) -> Catalog:
@@ -44,9 +42,14 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         "sources": len(catalog.sources),
         "reviewed": catalog.reviewed,
     }
+    sections = {
+        "Releases": [{"All releases": "releases/index.md"}, *release_nav(catalog)],
+        "Compare": [{"All tables": "compare/index.md"}, *compare_nav()],
+    }
     for entry in config.nav or []:
-        if isinstance(entry, dict) and NAV_PLACEHOLDER in entry:
-            entry[NAV_PLACEHOLDER] = [{"All releases": "releases/index.md"}, *release_nav(catalog)]
+        for title, pages in sections.items():
+            if isinstance(entry, dict) and title in entry:
+                entry[title] = pages
     return config
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from macros.catalog import Catalog
 from macros.guide import all_pairs
+from macros.render.compare import PAGES as COMPARE_PAGES
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,21 @@ def upgrade_pages(catalog: Catalog) -> list[GeneratedPage]:
     return pages
 
 
+def compare_pages() -> list[GeneratedPage]:
+    return [
+        GeneratedPage(
+            f"compare/{spec.name}.md", spec.title, spec.description, f'compare_table("{spec.name}")'
+        )
+        for spec in COMPARE_PAGES
+    ]
+
+
 def generated_pages(catalog: Catalog) -> list[GeneratedPage]:
-    return release_pages(catalog) + upgrade_pages(catalog)
+    return release_pages(catalog) + compare_pages() + upgrade_pages(catalog)
+
+
+def compare_nav() -> list[dict[str, str]]:
+    return [{page.title: page.path} for page in compare_pages()]
 
 
 def _description(text: str, limit: int = 300) -> str:

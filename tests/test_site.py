@@ -92,3 +92,10 @@ def test_code_blocks_get_copy_buttons_and_titles(real_site: Build) -> None:
     titles = [span.get_text() for span in soup.select(".highlight .filename")]
     assert "Before (2.11)" in titles and "After (2.12)" in titles
     assert "content.code.copy" in (real_site.site / "releases" / "2.12.html").read_text()
+
+
+def test_items_link_to_the_disputes_about_them(real_site: Build) -> None:
+    soup = real_site.html("releases/2.12.html")
+    badge = soup.find(id="jit-input-independent-optimization").find_next("a", class_="atlas-disputed")
+    assert badge["href"] == "2.12.html#dispute-torchscript-removed-2-12"
+    assert soup.find(id="dispute-torchscript-removed-2-12") is not None

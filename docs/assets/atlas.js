@@ -32,8 +32,108 @@
     });
   }
 
+  /* Sortable, filterable tables: `<div class="atlas-table" data-facets="Area,Status">`.
+   * Without JavaScript the full table still reads top to bottom. */
+  function cellText(row, index) {
+    var cell = row.cells[index];
+    return cell ? cell.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function compareValues(a, b) {
+    var na = a.match(/^\d+(\.\d+)*$/) ? a.split(".").map(Number) : null;
+    var nb = b.match(/^\d+(\.\d+)*$/) ? b.split(".").map(Number) : null;
+    if (na && nb) {
+      for (var i = 0; i < Math.max(na.length, nb.length); i++) {
+        var d = (na[i] || 0) - (nb[i] || 0);
+        if (d) return d;
+      }
+      return 0;
+    }
+    var fa = parseFloat(a.replace(/,/g, "")), fb = parseFloat(b.replace(/,/g, ""));
+    if (!isNaN(fa) && !isNaN(fb) && /^[\d,.]+$/.test(a) && /^[\d,.]+$/.test(b)) return fa - fb;
+    return a.localeCompare(b, undefined, { numeric: true, sensitivity: "base" });
+  }
+
+  function setupTable(wrapper) {
+    if (wrapper.dataset.ready) return;
+    var table = wrapper.querySelector("table");
+    if (!table || !table.tHead) return;
+    wrapper.dataset.ready = "1";
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
+
+    var controls = document.createElement("div");
+    controls.className = "atlas-table-controls";
+    var search = document.createElement("input");
+    search.type = "search";
+    search.placeholder = "Filter rows…";
+    search.setAttribute("aria-label", "Filter the table rows by text");
+    controls.appendChild(search);
+
+    var facets = (wrapper.dataset.facets || "").split(",").filter(Boolean);
+    var selects = facets.map(function (name) {
+      // A facet is a column whose first word is a category (an area, a status).
+      var index = headers.findIndex(function (th) { return th.textContent.trim() === name; });
+      var values = {};
+      rows.forEach(function (row) { values[cellText(row, index).split(" ")[0]] = true; });
+      var select = document.createElement("select");
+      select.setAttribute("aria-label", "Filter by " + name);
+      select.innerHTML = "<option value=''>All " + name.toLowerCase() + "</option>" +
+        Object.keys(values).filter(Boolean).sort().map(function (v) {
+          return "<option>" + v.replace(/</g, "&lt;") + "</option>";
+        }).join("");
+      controls.appendChild(select);
+      return { select: select, index: index, name: name };
+    });
+    var count = document.createElement("span");
+    count.className = "atlas-table-count";
+    count.setAttribute("role", "status");
+    controls.appendChild(count);
+    wrapper.insertBefore(controls, wrapper.firstChild);
+
+    function applyFilter() {
+      var text = search.value.toLowerCase();
+      var shown = 0;
+      rows.forEach(function (row) {
+        var ok = !text || row.textContent.toLowerCase().indexOf(text) >= 0;
+        selects.forEach(function (f) {
+          if (f.select.value && cellText(row, f.index).split(" ")[0] !== f.select.value) ok = false;
+        });
+        row.hidden = !ok;
+        if (ok) shown++;
+      });
+      count.textContent = shown + " of " + rows.length + " rows";
+    }
+    search.addEventListener("input", applyFilter);
+    selects.forEach(function (f) { f.select.addEventListener("change", applyFilter); });
+    applyFilter();
+
+    headers.forEach(function (th, index) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "atlas-sort";
+      button.innerHTML = th.innerHTML;
+      button.title = "Sort by this column";
+      th.innerHTML = "";
+      th.appendChild(button);
+      th.setAttribute("aria-sort", "none");
+      button.addEventListener("click", function () {
+        var ascending = th.getAttribute("aria-sort") !== "ascending";
+        headers.forEach(function (other) { other.setAttribute("aria-sort", "none"); });
+        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        rows.sort(function (a, b) {
+          var d = compareValues(cellText(a, index), cellText(b, index));
+          return ascending ? d : -d;
+        });
+        rows.forEach(function (row) { body.appendChild(row); });
+      });
+    });
+  }
+
   function setup() {
     setupUpgradePicker(document);
+    Array.prototype.forEach.call(document.querySelectorAll(".atlas-table"), setupTable);
   }
 
   if (window.document$ && typeof window.document$.subscribe === "function") {

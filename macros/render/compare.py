@@ -1,0 +1,103 @@
+"""Renderers for the comparison pages (`compare/<name>.html`): tables, plus inline SVG pictures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from macros import compare
+from macros.catalog import Catalog
+from macros.compare import Cell, Table
+from macros.render.charts import cadence_chart, lifecycle_chart
+from macros.render.text import template
+
+
+@dataclass(frozen=True)
+class ComparePage:
+    name: str  # URL: compare/<name>.html
+    title: str
+    description: str
+    build: Callable[[Catalog], Table]
+    first_column: str
+    chart: Callable[[Catalog, Table], str] | None = None
+
+
+PAGES: tuple[ComparePage, ...] = (
+    ComparePage(
+        "platforms",
+        "Platforms by release",
+        "Python, CUDA with cuDNN and NCCL, the default pip wheel, ROCm, XPU, macOS for MPS, C++ "
+        "standard and dropped GPU architectures for every PyTorch release, side by side.",
+        compare.platforms_table,
+        "Platform",
+    ),
+    ComparePage(
+        "companions",
+        "Companion library versions",
+        "Which torchvision, torchaudio, torchao and torchcodec go with each PyTorch release, "
+        "and the Python range.",
+        compare.companions_table,
+        "torch",
+    ),
+    ComparePage(
+        "lifecycle",
+        "Deprecations and removals timeline",
+        "Every deprecated or removed PyTorch API and platform: when it was deprecated, when it "
+        "was removed, and what replaces it.",
+        compare.lifecycle_table,
+        "What",
+        lambda catalog, table: lifecycle_chart(catalog, table),
+    ),
+    ComparePage(
+        "feature-status",
+        "Feature status over time",
+        "Features that appear in several PyTorch releases and their status in each: stable, "
+        "beta, prototype or API-unstable.",
+        compare.feature_status_table,
+        "Feature",
+    ),
+    ComparePage(
+        "release-facts",
+        "Release facts",
+        "PyTorch release dates, days between releases, commits, contributors and patch releases.",
+        compare.release_facts_table,
+        "Release",
+        lambda catalog, table: cadence_chart(catalog),
+    ),
+)
+
+
+def page(name: str) -> ComparePage:
+    for candidate in PAGES:
+        if candidate.name == name:
+            return candidate
+    raise KeyError(f"no comparison table {name!r}; known: {', '.join(p.name for p in PAGES)}")
+
+
+def cell_markdown(cell: Cell) -> str:
+    text = f"[{cell.text}]({cell.link})" if cell.link and cell.text else cell.text
+    if cell.changed:
+        text += ' <span class="atlas-changed" title="Changed from the previous release">changed</span>'
+    if cell.unknown:
+        text += f'<br><small class="atlas-unknown">{" ".join(cell.unknown.split())}</small>'
+    if cell.disputed:
+        text += f" [disputed]({cell.disputed}){{ .atlas-badge .atlas-disputed }}"
+    return text.replace("|", "\\|")
+
+
+def render_compare_page(catalog: Catalog, name: str) -> str:
+    spec = page(name)
+    table = spec.build(catalog)
+    chart = spec.chart(catalog, table) if spec.chart else None
+    return template("compare.md.j2").render(
+        spec=spec, table=table, chart=chart, cell=cell_markdown, row_label=_row_label
+    )
+
+
+def _row_label(row) -> str:
+    anchor = f'<span id="{row.id}"></span>' if row.id else ""
+    return anchor + row.label.replace("|", "\\|")
+
+
+def render_compare_index(catalog: Catalog) -> str:
+    return template("compare_index.md.j2").render(pages=PAGES)

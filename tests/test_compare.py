@@ -1,0 +1,103 @@
+"""Comparison tables and pictures: derived from the data, with change markers and item links."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURE_DATA, Build
+
+from macros import compare
+from macros.catalog import Catalog, open_catalog
+from macros.render.charts import cadence_chart, lifecycle_chart
+
+
+@pytest.fixture(scope="module")
+def fixture() -> Catalog:
+    return open_catalog(FIXTURE_DATA)
+
+
+def row(table: compare.Table, label: str) -> compare.Row:
+    return next(r for r in table.rows if r.label == label)
+
+
+def test_platform_cells_mark_changes_and_unknowns(fixture: Catalog) -> None:
+    table = compare.platforms_table(fixture)
+    assert table.columns == ["9.0", "9.1", "9.2"]
+    python = row(table, "Python")
+    assert [c.changed for c in python.cells] == [False, True, True]
+    xpu = row(table, "Intel XPU support package")
+    assert xpu.cells[0].text == "unknown" and xpu.cells[0].unknown == "Not published."
+    drops = row(table, "GPU architectures dropped")
+    assert drops.cells[1].link == "../releases/9.1.md#volta-gone"
+
+
+def test_lifecycle_table_spans_deprecation_to_removal(fixture: Catalog) -> None:
+    table = compare.lifecycle_table(fixture)
+    flag = row(table, "The old flag is deprecated")
+    assert [c.text for c in flag.cells[1:3]] == ["9.0", "9.2"]
+    assert flag.cells[2].link == "../releases/9.2.md#old-flag-removed"
+    assert flag.cells[-1].text == "removed"
+    assert len([r for r in table.rows if "old flag" in r.label.lower()]) == 1
+
+
+def test_feature_status_follows_topics_across_releases(fixture: Catalog) -> None:
+    table = compare.feature_status_table(fixture)
+    widgets = row(table, "Widgets")
+    assert [c.text for c in widgets.cells] == ["prototype", "beta", ""]
+
+
+def test_release_facts_count_days_between_releases(fixture: Catalog) -> None:
+    table = compare.release_facts_table(fixture)
+    assert [r.cells[1].text for r in table.rows] == ["", "59", "61"]
+    assert row(table, "9.1").cells[2].text == "unknown"
+
+
+def test_a_new_release_adds_a_column_without_code_changes(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE_DATA, data)
+    text = (data / "releases" / "9.2.yaml").read_text()
+    text = text.replace('version: "9.2"', 'version: "9.3"').replace(
+        'date: "2030-05-10"', 'date: "2030-07-01"'
+    )
+    text = (
+        text.replace("id: old-flag-removed", "id: old-flag-removed-again")
+        .replace("id: fast-path", "id: fast-path-2")
+        .replace("id: legacy-io-removed", "id: legacy-io-removed-again")
+    )
+    (data / "releases" / "9.3.yaml").write_text(text)
+    catalog = open_catalog(data)
+    assert compare.platforms_table(catalog).columns[-1] == "9.3"
+    assert compare.companions_table(catalog).rows[0].label == "9.3"
+
+
+def test_pictures_have_text_alternatives(fixture: Catalog) -> None:
+    svg = lifecycle_chart(fixture, compare.lifecycle_table(fixture))
+    assert svg.startswith("<svg") and "<title" in svg and "<desc" in svg and 'role="img"' in svg
+    assert "The old flag is deprecated" in svg
+    cadence = cadence_chart(fixture)
+    assert "9.1, 2030-03-10: commits unknown" in cadence
+
+
+def test_built_compare_pages(real_site: Build) -> None:
+    for name in ("platforms", "companions", "lifecycle", "feature-status", "release-facts"):
+        soup = real_site.html(f"compare/{name}.html")
+        assert soup.select_one(".atlas-table table") is not None, name
+    platforms = real_site.html("compare/platforms.html")
+    row_cells = next(
+        tr.find_all("td") for tr in platforms.select("table tr") if "pip install torch" in tr.get_text()
+    )
+    cells = [td.get_text(" ", strip=True) for td in row_cells]
+    assert cells[1:] == ["12.8", "12.8", "12.8", "13.0 changed", "13.0", "13.0"]
+    rocm = next(tr for tr in platforms.select("table tr") if tr.find("td") and tr.td.get_text() == "ROCm")
+    disputed = rocm.find_all("td")[1].find("a", class_="atlas-disputed")
+    assert disputed["href"] == "../releases/2.8.html#dispute-rocm-version-2-8"
+    lifecycle = real_site.html("compare/lifecycle.html")
+    assert lifecycle.find("svg", class_="atlas-chart") is not None
+    link = lifecycle.find("a", href="../releases/2.11.html#export-for-training-removed")
+    assert link is not None and link.get_text() == "2.11"
+    facts = real_site.html("compare/release-facts.html")
+    assert facts.find("svg", class_="atlas-chart").find("title").get_text() == "Release cadence and size"
+    features = real_site.html("compare/feature-status.html")
+    assert "FlexAttention backends" in features.get_text()
