@@ -59,9 +59,7 @@ def _value(block: Cited, name: str, text: str) -> tuple[str, str | None]:
 def _builds(builds) -> str:
     parts = []
     for b in builds:
-        extras = ", ".join(
-            x for x in (f"cuDNN {b.cudnn}" if b.cudnn else "", f"NCCL {b.nccl}" if b.nccl else "") if x
-        )
+        extras = ", ".join(x for x in (f"cuDNN {b.cudnn}" if b.cudnn else "", f"NCCL {b.nccl}" if b.nccl else "") if x)
         parts.append(f"{b.version} ({extras})" if extras else b.version)
     return "<br>".join(parts) or "none"
 
@@ -209,9 +207,7 @@ def lifecycle_table(catalog: Catalog) -> Table:
             ]
             anchor = (deprecated or removed or chain[0])[1].id
             rows.append(Row(first.title, cells, id=f"lc-{anchor}"))
-    return Table(
-        ["Area", "Deprecated in", "Removed in", "Replacement", "Status"], rows, facets=("Area", "Status")
-    )
+    return Table(["Area", "Deprecated in", "Removed in", "Replacement", "Status"], rows, facets=("Area", "Status"))
 
 
 def feature_status_table(catalog: Catalog) -> Table:

@@ -35,15 +35,10 @@ def coverage_report(catalog: Catalog) -> str:
     for release in catalog.releases:
         counts = Counter(item.kind for item in release.items)
         unknown = unknown_facts(release)
-        rows.append(
-            [release.version, *(str(counts[k]) for k in KINDS), str(len(release.items)), str(len(unknown))]
-        )
+        rows.append([release.version, *(str(counts[k]) for k in KINDS), str(len(release.items)), str(len(unknown))])
         notes += [f"  {release.version} {path}: {reason}" for path, reason in unknown]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = [
-        "  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=False))
-        for row in [header, *rows]
-    ]
+    lines = ["  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=False)) for row in [header, *rows]]
     lines.append("")
     lines.append("Unknown facts (shown on the pages with these reasons):" if notes else "No unknown facts.")
     return "\n".join(lines + notes)

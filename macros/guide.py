@@ -154,9 +154,7 @@ def platform_delta(start: Release, end: Release, crossed: tuple[Release, ...]) -
         DeltaRow("ROCm", ", ".join(a.rocm.stable), ", ".join(b.rocm.stable)),
         DeltaRow("macOS for MPS", a.macos.mps_min or "unknown", b.macos.mps_min or "unknown"),
         DeltaRow("C++ for the headers", a.cpp.headers or "unknown", b.cpp.headers or "unknown"),
-        DeltaRow(
-            "C++ to build from source", a.cpp.source_build or "unknown", b.cpp.source_build or "unknown"
-        ),
+        DeltaRow("C++ to build from source", a.cpp.source_build or "unknown", b.cpp.source_build or "unknown"),
     ]
     dropped = [
         f"{d.architectures} ({', '.join(d.wheels)}, {r.version})"
@@ -175,8 +173,7 @@ def checks_first(guide: UpgradeGuide) -> list[str]:
     notes = []
     if version_key(b.python.min.rstrip("t")) > version_key(a.python.min.rstrip("t")):
         notes.append(
-            f"Python {a.python.min} is no longer supported: {guide.end.version} needs "
-            f"Python {b.python.min} or newer."
+            f"Python {a.python.min} is no longer supported: {guide.end.version} needs Python {b.python.min} or newer."
         )
     if a.cuda.default_wheel != b.cuda.default_wheel and b.cuda.default_wheel:
         notes.append(
@@ -189,9 +186,7 @@ def checks_first(guide: UpgradeGuide) -> list[str]:
         key=version_key,
     )
     if gone:
-        notes.append(
-            f"CUDA {', '.join(gone)} wheels are gone by {guide.end.version}: update pinned index URLs."
-        )
+        notes.append(f"CUDA {', '.join(gone)} wheels are gone by {guide.end.version}: update pinned index URLs.")
     for release in guide.crossed:
         for drop in release.platform.architectures_dropped:
             notes.append(

@@ -60,9 +60,7 @@ def install_variants(release: Release) -> list[InstallVariant]:
     for version in release.platform.rocm.stable:
         tag = f"rocm{version}"
         variants.append(
-            InstallVariant(
-                tag.replace(".", ""), f"ROCm {version}", f"pip install {packages} --index-url {INDEX}/{tag}"
-            )
+            InstallVariant(tag.replace(".", ""), f"ROCm {version}", f"pip install {packages} --index-url {INDEX}/{tag}")
         )
     if release.platform.xpu.wheels:
         variants.append(InstallVariant("xpu", "Intel XPU", f"pip install {packages} --index-url {INDEX}/xpu"))

@@ -117,9 +117,7 @@ def _iso_date(value: str) -> str:
     return value
 
 
-IsoDate = Annotated[
-    str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), AfterValidator(_iso_date)
-]
+IsoDate = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), AfterValidator(_iso_date)]
 
 
 class Record(BaseModel):
@@ -195,12 +193,8 @@ def _nullable_count(block: Cited) -> int:
 class PythonSupport(Cited):
     min: PythonVersion
     max: PythonVersion
-    free_threaded: list[PythonVersion] = Field(
-        default=[], description="Free-threaded builds shipped, e.g. 3.14t."
-    )
-    experimental: list[PythonVersion] = Field(
-        default=[], description="Builds marked experimental or preview."
-    )
+    free_threaded: list[PythonVersion] = Field(default=[], description="Free-threaded builds shipped, e.g. 3.14t.")
+    experimental: list[PythonVersion] = Field(default=[], description="Builds marked experimental or preview.")
 
 
 class CudaBuild(Record):
@@ -238,9 +232,7 @@ class CppSupport(Cited):
     headers: Literal["C++17", "C++20"] | None = Field(
         description="Standard needed to include the headers (extensions)."
     )
-    source_build: Literal["C++17", "C++20"] | None = Field(
-        description="Standard needed to build PyTorch from source."
-    )
+    source_build: Literal["C++17", "C++20"] | None = Field(description="Standard needed to build PyTorch from source.")
 
 
 class ArchitectureDrop(Record):
@@ -320,12 +312,8 @@ class Item(Record):
         description="Id of the earlier item this one continues (e.g. the deprecation it completes).",
     )
     replacement: Text | None = None
-    topic: Slug | None = Field(
-        default=None, description="Id from data/topics.yaml: the feature this item is part of."
-    )
-    planned_removal: Version | None = Field(
-        default=None, description="Release in which a removal was announced."
-    )
+    topic: Slug | None = Field(default=None, description="Id from data/topics.yaml: the feature this item is part of.")
+    planned_removal: Version | None = Field(default=None, description="Release in which a removal was announced.")
     sources: SourceIds
 
     @model_validator(mode="after")

@@ -71,9 +71,7 @@ def upgrade_pages(catalog: Catalog) -> list[GeneratedPage]:
 
 def compare_pages() -> list[GeneratedPage]:
     return [
-        GeneratedPage(
-            f"compare/{spec.name}.md", spec.title, spec.description, f'compare_table("{spec.name}")'
-        )
+        GeneratedPage(f"compare/{spec.name}.md", spec.title, spec.description, f'compare_table("{spec.name}")')
         for spec in COMPARE_PAGES
     ]
 

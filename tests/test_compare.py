@@ -58,9 +58,7 @@ def test_a_new_release_adds_a_column_without_code_changes(tmp_path: Path) -> Non
     data = tmp_path / "data"
     shutil.copytree(FIXTURE_DATA, data)
     text = (data / "releases" / "9.2.yaml").read_text()
-    text = text.replace('version: "9.2"', 'version: "9.3"').replace(
-        'date: "2030-05-10"', 'date: "2030-07-01"'
-    )
+    text = text.replace('version: "9.2"', 'version: "9.3"').replace('date: "2030-05-10"', 'date: "2030-07-01"')
     text = (
         text.replace("id: old-flag-removed", "id: old-flag-removed-again")
         .replace("id: fast-path", "id: fast-path-2")
@@ -85,9 +83,7 @@ def test_built_compare_pages(real_site: Build) -> None:
         soup = real_site.html(f"compare/{name}.html")
         assert soup.select_one(".atlas-table table") is not None, name
     platforms = real_site.html("compare/platforms.html")
-    row_cells = next(
-        tr.find_all("td") for tr in platforms.select("table tr") if "pip install torch" in tr.get_text()
-    )
+    row_cells = next(tr.find_all("td") for tr in platforms.select("table tr") if "pip install torch" in tr.get_text())
     cells = [td.get_text(" ", strip=True) for td in row_cells]
     assert cells[1:] == ["12.8", "12.8", "12.8", "13.0 changed", "13.0", "13.0"]
     rocm = next(tr for tr in platforms.select("table tr") if tr.find("td") and tr.td.get_text() == "ROCm")

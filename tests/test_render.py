@@ -37,12 +37,8 @@ def test_unknown_facts_show_their_reason() -> None:
 
 def test_lifecycle_links_both_ways() -> None:
     catalog = open_catalog(FIXTURE_DATA)
-    assert "[deprecated in 9.0](9.0.md#old-flag-deprecated) → **removed in 9.2**" in render_release_page(
-        catalog, "9.2"
-    )
-    assert "**deprecated in 9.0** → [removed in 9.2](9.2.md#old-flag-removed)" in render_release_page(
-        catalog, "9.0"
-    )
+    assert "[deprecated in 9.0](9.0.md#old-flag-deprecated) → **removed in 9.2**" in render_release_page(catalog, "9.2")
+    assert "**deprecated in 9.0** → [removed in 9.2](9.2.md#old-flag-removed)" in render_release_page(catalog, "9.0")
 
 
 def test_release_list_is_newest_first() -> None:

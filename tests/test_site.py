@@ -34,10 +34,7 @@ def test_nav_lists_releases_newest_first(real_site: Build) -> None:
 def test_home_page_shows_latest_and_every_release_with_its_date(real_site: Build) -> None:
     soup = real_site.html("index.html")
     text = soup.get_text(" ", strip=True)
-    assert (
-        "Latest release: PyTorch 2.13 , 2026-07-08" in text
-        or "Latest release: PyTorch 2.13, 2026-07-08" in text
-    )
+    assert "Latest release: PyTorch 2.13 , 2026-07-08" in text or "Latest release: PyTorch 2.13, 2026-07-08" in text
     for version, date in [("2.8", "2025-08-06"), ("2.9", "2025-10-15"), ("2.12", "2026-05-13")]:
         row = soup.find("a", string=f"PyTorch {version}").find_parent("tr")
         assert date in row.get_text()

@@ -14,8 +14,6 @@ def render_sources_table(catalog: Catalog) -> str:
 
 
 def render_known_gaps(catalog: Catalog) -> str:
-    gaps = [
-        (release, path, reason) for release in catalog.releases for path, reason in unknown_facts(release)
-    ]
+    gaps = [(release, path, reason) for release in catalog.releases for path, reason in unknown_facts(release)]
     disputes = [(release, dispute) for release in catalog.releases for dispute in release.disputes]
     return template("known_gaps.md.j2").render(gaps=gaps, disputes=disputes, reviewed=catalog.reviewed)

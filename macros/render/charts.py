@@ -36,9 +36,7 @@ def lifecycle_chart(catalog: Catalog, table: Table) -> str:
         "is still deprecated. The table below lists the same data.</desc>",
     ]
     for version in versions:
-        parts.append(
-            f'<text x="{x[version]}" y="16" text-anchor="middle" class="atlas-axis">{version}</text>'
-        )
+        parts.append(f'<text x="{x[version]}" y="16" text-anchor="middle" class="atlas-axis">{version}</text>')
         parts.append(f'<line x1="{x[version]}" y1="22" x2="{x[version]}" y2="{height}" class="atlas-grid"/>')
     for index, row in enumerate(rows):
         y = 30 + index * (bar_height + gap)
@@ -46,9 +44,7 @@ def lifecycle_chart(catalog: Catalog, table: Table) -> str:
         start = x.get(deprecated, x.get(removed, label_width))
         end = x.get(removed, label_width + step * len(versions))
         still = removed not in x
-        title = _e(
-            f"{row.label}: deprecated {deprecated}, {'still deprecated' if still else 'removed ' + removed}"
-        )
+        title = _e(f"{row.label}: deprecated {deprecated}, {'still deprecated' if still else 'removed ' + removed}")
         label = row.label if len(row.label) <= 48 else row.label[:47] + "…"
         parts.append(
             f'<text x="{label_width - 8}" y="{y + bar_height - 3}" text-anchor="end" '
@@ -93,12 +89,8 @@ def cadence_chart(catalog: Catalog) -> str:
             f"<title>{_e(f'PyTorch {release.version}, {release.date}: {size} {people}'.strip())}</title>"
             "</circle>"
         )
-        parts.append(
-            f'<text x="{cx:.1f}" y="60" text-anchor="middle" class="atlas-axis">{release.version}</text>'
-        )
-        parts.append(
-            f'<text x="{cx:.1f}" y="165" text-anchor="middle" class="atlas-label">{release.date}</text>'
-        )
+        parts.append(f'<text x="{cx:.1f}" y="60" text-anchor="middle" class="atlas-axis">{release.version}</text>')
+        parts.append(f'<text x="{cx:.1f}" y="165" text-anchor="middle" class="atlas-label">{release.date}</text>')
         parts.append(
             f'<text x="{cx:.1f}" y="181" text-anchor="middle" class="atlas-label">'
             f"{_e(size.replace(' commits', ''))}</text>"

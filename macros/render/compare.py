@@ -34,8 +34,7 @@ PAGES: tuple[ComparePage, ...] = (
     ComparePage(
         "companions",
         "Companion library versions",
-        "Which torchvision, torchaudio, torchao and torchcodec go with each PyTorch release, "
-        "and the Python range.",
+        "Which torchvision, torchaudio, torchao and torchcodec go with each PyTorch release, and the Python range.",
         compare.companions_table,
         "torch",
     ),

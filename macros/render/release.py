@@ -163,8 +163,7 @@ def render_release_page(catalog: Catalog, version: str) -> str:
     previous = catalog.previous(release)
     header_cites = cite(citations, release.sources)
     sections = [
-        (anchor, title, [item for item in release.items if item.kind in kinds])
-        for anchor, title, kinds in SECTIONS
+        (anchor, title, [item for item in release.items if item.kind in kinds]) for anchor, title, kinds in SECTIONS
     ]
     return template("release.md.j2").render(
         release=release,
@@ -179,8 +178,7 @@ def render_release_page(catalog: Catalog, version: str) -> str:
         catalog=catalog,
         **item_helpers(catalog, citations, prefix=""),
         claimants=lambda dispute: ", ".join(
-            f"{inline(catalog.sources[s].publisher)} ({TIER_LABELS[catalog.sources[s].tier]})"
-            + cite(citations, [s])
+            f"{inline(catalog.sources[s].publisher)} ({TIER_LABELS[catalog.sources[s].tier]})" + cite(citations, [s])
             for s in dispute.claimed_by
         ),
         citations=citations,

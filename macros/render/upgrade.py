@@ -14,11 +14,7 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> str:
     became_removals = [
         entry
         for entry in guide.changes
-        if any(
-            step.kind == "deprecation"
-            for _, step in catalog.lifecycle(entry.item.id)
-            if step.id != entry.item.id
-        )
+        if any(step.kind == "deprecation" for _, step in catalog.lifecycle(entry.item.id) if step.id != entry.item.id)
     ]
     disputes = [(release, dispute) for release in guide.crossed for dispute in release.disputes]
     return template("upgrade.md.j2").render(
