@@ -58,3 +58,7 @@ test: $(STAMP) ## Run the whole test suite (lint, data, unit, site build, browse
 lock: $(STAMP) ## Re-pin requirements.lock from requirements.in (needs network to PyPI)
 	$(BIN)/python -m pip install --quiet pip-tools  # maintainer tool, not part of the lock
 	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe -o requirements.lock requirements.in
+
+.PHONY: permalinks
+permalinks: build ## Add newly published URLs and anchors to tests/permalinks.txt (never removes any)
+	$(BIN)/python -m macros permalinks --site site --update

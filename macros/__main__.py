@@ -3,6 +3,8 @@
     python -m macros check      validate data/ without building (exit 1 with every problem)
     python -m macros schema     write data/schema/*.schema.json from the model
     python -m macros coverage   per release: items by kind, and which facts are still unknown
+    python -m macros permalinks --site site [--update]
+                                check (or extend) the manifest of published URLs and anchors
 
 Only this module and the edges write files or print.
 """
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from macros.catalog import open_catalog
 from macros.coverage import coverage_report
+from macros.permalinks import missing, write_manifest
 from macros.problems import DataError
 from macros.schema import write_schemas
 
@@ -23,9 +26,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m macros", description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["check", "schema", "coverage"])
+    parser.add_argument("command", choices=["check", "schema", "coverage", "permalinks"])
     parser.add_argument("--data", type=Path, default=ROOT / "data", help="data folder")
+    parser.add_argument("--site", type=Path, default=ROOT / "site", help="built site (permalinks)")
+    parser.add_argument("--update", action="store_true", help="add new entries to the manifest")
     args = parser.parse_args(argv)
+    if args.command == "permalinks":
+        return _permalinks(args.site, args.update)
     if args.command == "schema":
         for path in write_schemas(args.data / "schema"):
             print(f"wrote {path}")
@@ -40,6 +47,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"data OK: {len(catalog.releases)} releases, {items} items, {len(catalog.sources)} sources")
     else:
         print(coverage_report(catalog))
+    return 0
+
+
+def _permalinks(site: Path, update: bool) -> int:
+    if not site.is_dir():
+        print(f"{site}: no built site here; run `make build` first", file=sys.stderr)
+        return 1
+    if update:
+        added, lost = write_manifest(site)
+    else:
+        added, lost = 0, missing(site)
+    if lost:
+        print(f"{len(lost)} published URLs or anchors disappeared (restore them or add an alias):", file=sys.stderr)
+        print("\n".join(f"  {entry}" for entry in lost), file=sys.stderr)
+        return 1
+    print(f"permalinks OK{f': {added} new entries added' if update else ''}")
     return 0
 
 

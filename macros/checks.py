@@ -63,6 +63,8 @@ def ids_are_unique(data: Dataset) -> Iterator[Problem]:
 def _anchored_ids(release: Release) -> Iterator[tuple[FieldPath, str]]:
     for index, item in enumerate(release.items):
         yield ("items", index, "id"), item.id
+        for alias_index, alias in enumerate(item.aliases):
+            yield ("items", index, "aliases", alias_index), alias
     for index, dispute in enumerate(release.disputes):
         yield ("disputes", index, "id"), dispute.id
 

@@ -22,6 +22,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 
+from macros.api import api_files, atom_feed  # noqa: E402
 from macros.catalog import Catalog, open_catalog  # noqa: E402
 from macros.pages import compare_nav, generated_pages, release_nav  # noqa: E402
 from macros.problems import DataError  # noqa: E402
@@ -55,6 +56,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 @event_priority(50)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    for page in generated_pages(_catalog(config)):
+    catalog = _catalog(config)
+    for page in generated_pages(catalog):
         files.append(File.generated(config, page.path, content=page.source()))
+    site_url = config.site_url or "http://127.0.0.1:8000/"
+    machine_files = {**api_files(catalog, site_url), "feed.xml": atom_feed(catalog, site_url, config.site_name)}
+    for path, text in machine_files.items():
+        files.append(File.generated(config, path, content=text))
     return files

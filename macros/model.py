@@ -296,6 +296,9 @@ class Item(Record):
     """One linkable change or feature. `id` is permanent: never renamed, never reused."""
 
     id: Slug
+    aliases: list[Slug] = Field(
+        default=[], description="Former ids of this item (renamed or merged); their anchors keep working."
+    )
     kind: Kind
     area: Area
     title: Text

@@ -131,8 +131,36 @@
     });
   }
 
+  /* A "copy link" control on every item heading: copies the item's full permanent URL. */
+  function setupCopyLinks(root) {
+    var links = root.querySelectorAll(".md-content h3[id] > a.headerlink, .md-content h4[id] > a.headerlink");
+    Array.prototype.forEach.call(links, function (anchor) {
+      var heading = anchor.parentNode;
+      if (heading.querySelector(".atlas-copy")) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "atlas-copy";
+      button.textContent = "Copy link";
+      button.setAttribute("aria-label", "Copy the permanent link to this item");
+      button.addEventListener("click", function () {
+        var url = window.location.href.split("#")[0] + "#" + heading.id;
+        var done = function () {
+          button.textContent = "Copied";
+          setTimeout(function () { button.textContent = "Copy link"; }, 1500);
+        };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(url).then(done, function () { window.prompt("Copy this link:", url); });
+        } else {
+          window.prompt("Copy this link:", url);
+        }
+      });
+      heading.appendChild(button);
+    });
+  }
+
   function setup() {
     setupUpgradePicker(document);
+    setupCopyLinks(document);
     Array.prototype.forEach.call(document.querySelectorAll(".atlas-table"), setupTable);
   }
 

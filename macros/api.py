@@ -1,0 +1,200 @@
+"""Render stage for machines: the static JSON API (`api/v1/...`) and the Atom feed (`feed.xml`).
+
+Built from the same catalog and guide queries as the pages; never hand-written. Each function
+returns `{path: text}`; the MkDocs hook adds them to the site as generated files.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+from xml.sax.saxutils import escape
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+from macros.catalog import Catalog
+from macros.guide import all_pairs, upgrade_guide
+from macros.model import Item, Platform, Release, Source
+
+API = "api/v1"
+
+
+class ItemRecord(BaseModel):
+    """One item in items.json: the item plus where it lives and its lifecycle."""
+
+    model_config = ConfigDict(extra="forbid")
+    release: str
+    url: str
+    item: Item
+    lifecycle: list[str]  # ids, oldest first
+
+
+class ReleaseSummary(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: str
+    date: str
+    summary: str
+    url: str
+    json: str
+    commits: int | None
+    contributors: int | None
+    platform: Platform
+    item_counts: dict[str, int]
+
+
+class GuideRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    start: str
+    end: str
+    url: str
+    crossed: list[str]
+    counts_by_effect: dict[str, int]
+    platform_delta: list[dict[str, Any]]
+    checks_first: list[str]
+    install: list[str]
+    breaking: list[str]
+    plan_for: list[str]
+    features: list[str]
+    regressions: list[str]
+
+
+class ReleaseDocument(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    url: str
+    release: Release
+    sources: list[Source]
+
+
+SCHEMAS: dict[str, Any] = {
+    "releases.schema.json": TypeAdapter(list[ReleaseSummary]),
+    "release.schema.json": TypeAdapter(ReleaseDocument),
+    "items.schema.json": TypeAdapter(list[ItemRecord]),
+    "upgrade.schema.json": TypeAdapter(GuideRecord),
+}
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _page_url(site_url: str, path: str) -> str:
+    return site_url.rstrip("/") + "/" + path
+
+
+def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
+    files: dict[str, str] = {}
+    summaries = []
+    for release in catalog.releases:
+        counts: dict[str, int] = {}
+        for item in release.items:
+            counts[item.kind] = counts.get(item.kind, 0) + 1
+        summaries.append(
+            ReleaseSummary(
+                version=release.version,
+                date=release.date,
+                summary=release.summary,
+                url=_page_url(site_url, f"releases/{release.version}.html"),
+                json=_page_url(site_url, f"{API}/releases/{release.version}.json"),
+                commits=release.stats.commits,
+                contributors=release.stats.contributors,
+                platform=release.platform,
+                item_counts=counts,
+            ).model_dump(mode="json")
+        )
+        cited = sorted({s for s in _source_ids(release.model_dump())})
+        document = ReleaseDocument(
+            url=_page_url(site_url, f"releases/{release.version}.html"),
+            release=release,
+            sources=[catalog.sources[s] for s in cited],
+        )
+        files[f"{API}/releases/{release.version}.json"] = _dump(document.model_dump(mode="json"))
+    files[f"{API}/releases.json"] = _dump(summaries)
+    items = [
+        ItemRecord(
+            release=release.version,
+            url=_page_url(site_url, f"releases/{release.version}.html#{item.id}"),
+            item=item,
+            lifecycle=[step.id for _, step in catalog.lifecycle(item.id)],
+        ).model_dump(mode="json")
+        for release in catalog.releases
+        for item in release.items
+    ]
+    files[f"{API}/items.json"] = _dump(items)
+    for start, end in all_pairs(catalog):
+        files[f"{API}/upgrade/{start}-to-{end}.json"] = _dump(guide_record(catalog, start, end, site_url))
+    for name, adapter in SCHEMAS.items():
+        schema = adapter.json_schema()
+        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        files[f"{API}/schema/{name}"] = _dump(schema)
+    return files
+
+
+def guide_record(catalog: Catalog, start: str, end: str, site_url: str) -> dict[str, Any]:
+    guide = upgrade_guide(catalog, start, end)
+
+    def ids(entries) -> list[str]:
+        return [entry.item.id for entry in entries]
+
+    return GuideRecord(
+        start=start,
+        end=end,
+        url=_page_url(site_url, f"upgrade/{guide.slug}.html"),
+        crossed=[r.version for r in guide.crossed],
+        counts_by_effect=dict(guide.counts_by_effect()),
+        platform_delta=[
+            {"label": r.label, "before": r.before, "after": r.after, "changed": r.changed} for r in guide.delta
+        ],
+        checks_first=guide.checks_first,
+        install=ids(guide.install),
+        breaking=ids(guide.breaking),
+        plan_for=ids(guide.plan_for),
+        features=ids(guide.features),
+        regressions=ids(guide.regressions),
+    ).model_dump(mode="json")
+
+
+def _source_ids(value: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, child in value.items():
+            if key in {"sources", "claimed_by"}:
+                found.update(child)
+            else:
+                found |= _source_ids(child)
+    elif isinstance(value, list):
+        for child in value:
+            found |= _source_ids(child)
+    return found
+
+
+def atom_feed(catalog: Catalog, site_url: str, title: str) -> str:
+    """An Atom (RFC 4287) feed of releases, newest first. Dates come from the data, not the clock."""
+    base = site_url.rstrip("/") + "/"
+
+    def stamp(date: str) -> str:
+        return dt.date.fromisoformat(date).strftime("%Y-%m-%dT00:00:00Z")
+
+    entries = []
+    for release in reversed(catalog.releases):
+        url = f"{base}releases/{release.version}.html"
+        entries.append(
+            "  <entry>\n"
+            f"    <title>PyTorch {escape(release.version)}</title>\n"
+            f'    <link rel="alternate" type="text/html" href="{escape(url)}"/>\n'
+            f"    <id>{escape(url)}</id>\n"
+            f"    <updated>{stamp(release.date)}</updated>\n"
+            f"    <published>{stamp(release.date)}</published>\n"
+            f'    <summary type="text">{escape(release.summary)}</summary>\n'
+            "  </entry>\n"
+        )
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+        f"  <title>{escape(title)}: PyTorch releases</title>\n"
+        f'  <link rel="self" type="application/atom+xml" href="{escape(base)}feed.xml"/>\n'
+        f'  <link rel="alternate" type="text/html" href="{escape(base)}"/>\n'
+        f"  <id>{escape(base)}feed.xml</id>\n"
+        f"  <updated>{stamp(catalog.latest.date)}</updated>\n"
+        "  <author><name>PyTorch Release Atlas</name></author>\n" + "".join(entries) + "</feed>\n"
+    )

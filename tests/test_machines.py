@@ -1,0 +1,95 @@
+"""Made for links and machines: JSON API against its schemas, the Atom feed, link previews,
+the sitemap, and the permalink manifest."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import feedparser
+import jsonschema
+from conftest import ROOT, Build
+
+from macros.catalog import open_catalog
+from macros.permalinks import MANIFEST, missing, published, write_manifest
+
+
+def load(site: Build, path: str):
+    return json.loads((site.site / path).read_text(encoding="utf-8"))
+
+
+def test_api_files_validate_against_their_published_schemas(real_site: Build) -> None:
+    checks = [
+        ("api/v1/releases.json", "releases.schema.json"),
+        ("api/v1/releases/2.12.json", "release.schema.json"),
+        ("api/v1/items.json", "items.schema.json"),
+        ("api/v1/upgrade/2.8-to-2.12.json", "upgrade.schema.json"),
+    ]
+    for data_path, schema_name in checks:
+        schema = load(real_site, f"api/v1/schema/{schema_name}")
+        jsonschema.validate(load(real_site, data_path), schema)
+
+
+def test_api_content_comes_from_the_data(real_site: Build) -> None:
+    catalog = open_catalog(ROOT / "data")
+    releases = load(real_site, "api/v1/releases.json")
+    assert [r["version"] for r in releases] == [r.version for r in catalog.releases]
+    assert releases[3]["platform"]["cuda"]["default_wheel"] == "13.0"
+    items = load(real_site, "api/v1/items.json")
+    assert len(items) == len(catalog.items)
+    removal = next(i for i in items if i["item"]["id"] == "export-for-training-removed")
+    assert removal["lifecycle"][:2] == ["export-for-training-deprecated", "export-for-training-removed"]
+    assert removal["url"].endswith("releases/2.11.html#export-for-training-removed")
+    guide = load(real_site, "api/v1/upgrade/2.8-to-2.12.json")
+    assert guide["crossed"] == ["2.9", "2.10", "2.11", "2.12"]
+    assert "cuda-12-8-wheels-removed" in guide["install"]
+    assert len(list((real_site.site / "api/v1/upgrade").glob("*.json"))) == 15
+
+
+def test_atom_feed_parses_and_lists_releases_newest_first(real_site: Build) -> None:
+    feed = feedparser.parse((real_site.site / "feed.xml").read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert feed.version == "atom10"
+    titles = [entry.title for entry in feed.entries]
+    assert titles[0] == "PyTorch 2.13" and titles[-1] == "PyTorch 2.8"
+    assert feed.entries[0].link.endswith("releases/2.13.html")
+    assert feed.entries[0].updated.startswith("2026-07-08")
+
+
+def test_every_page_links_the_feed_and_describes_itself(real_site: Build) -> None:
+    for page in ["index.html", "releases/2.12.html", "upgrade/2.8-to-2.12.html", "compare/platforms.html"]:
+        soup = real_site.html(page)
+        assert soup.find("link", rel="alternate", type="application/atom+xml") is not None
+        description = soup.find("meta", attrs={"name": "description"})["content"]
+        assert description and description == soup.find("meta", property="og:description")["content"]
+        canonical = soup.find("link", rel="canonical")["href"]
+        assert canonical.startswith("https://") and canonical.endswith(page)
+        assert soup.find("meta", property="og:title")["content"].startswith(soup.title.string.split(" - ")[0])
+    guide = real_site.html("upgrade/2.8-to-2.12.html")
+    assert "Moving from PyTorch 2.8 to 2.12" in guide.find("meta", attrs={"name": "description"})["content"]
+
+
+def test_sitemap_lists_every_page(real_site: Build) -> None:
+    sitemap = (real_site.site / "sitemap.xml").read_text()
+    for page in ["releases/2.8.html", "upgrade/2.9-to-2.13.html", "compare/lifecycle.html", "linking.html"]:
+        assert page in sitemap
+
+
+def test_no_published_permalink_has_disappeared(real_site: Build) -> None:
+    assert MANIFEST.exists(), "run `make permalinks` to create tests/permalinks.txt"
+    assert missing(real_site.site) == []
+    assert "releases/2.12.html#cuda-12-8-wheels-removed" in published(real_site.site)
+
+
+def test_a_removed_anchor_fails_the_manifest_check(real_site: Build, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(real_site.site, site)
+    page = site / "releases" / "2.12.html"
+    page.write_text(page.read_text().replace('id="cuda-12-8-wheels-removed"', 'id="renamed"'))
+    assert missing(site) == ["releases/2.12.html#cuda-12-8-wheels-removed"]
+    manifest = tmp_path / "permalinks.txt"
+    shutil.copyfile(MANIFEST, manifest)
+    added, lost = write_manifest(site, manifest)
+    assert lost == ["releases/2.12.html#cuda-12-8-wheels-removed"] and added == 0
+    assert manifest.read_text() == MANIFEST.read_text(), "a failed update must not touch the manifest"
