@@ -48,8 +48,14 @@ lint: $(STAMP) ## ruff check and format check
 	$(BIN)/ruff check macros tests
 	$(BIN)/ruff format --check macros tests
 
+NODE_STAMP := tests/browser/node_modules/.installed
+
+$(NODE_STAMP): tests/browser/package-lock.json
+	npm ci --prefix tests/browser --silent --no-audit --no-fund
+	@touch $@
+
 .PHONY: test
-test: $(STAMP) ## Run the whole test suite (lint, data, unit, site build, browser)
+test: $(STAMP) $(NODE_STAMP) ## Run the whole test suite (lint, data, unit, site build, browser)
 	$(BIN)/ruff check macros tests
 	$(BIN)/ruff format --check macros tests
 	$(BIN)/python -m pytest

@@ -109,8 +109,10 @@ def test_built_guides_link_every_item_to_its_release_page(real_site: Build) -> N
     assert heading is not None
     link = heading.find_next("a", href="../releases/2.12.html#cuda-12-8-wheels-removed")
     assert link is not None
-    checklist = soup.find(id="checklist").find_next("ul")
-    assert "task-list" in " ".join(checklist.get("class", [])) or checklist.find("input", type="checkbox")
+    checklist = soup.find(id="checklist").find_next("ul", class_="atlas-checklist")
+    boxes = checklist.find_all("input", type="checkbox")
+    assert boxes and all(box.get("aria-label", "").startswith("Done: ") for box in boxes)
+    assert checklist.find("a", href="#cuda-12-8-wheels-removed") is not None
     assert "after 2.8, up to and including 2.12" in " ".join(soup.get_text(" ").split())
 
 
