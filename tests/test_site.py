@@ -96,3 +96,10 @@ def test_items_link_to_the_disputes_about_them(real_site: Build) -> None:
     badge = soup.find(id="jit-input-independent-optimization").find_next("a", class_="atlas-disputed")
     assert badge["href"] == "2.12.html#dispute-torchscript-removed-2-12"
     assert soup.find(id="dispute-torchscript-removed-2-12") is not None
+
+
+def test_renamed_items_keep_their_old_anchor(fixture_site: Build) -> None:
+    soup = fixture_site.html("releases/9.0.html")
+    alias = soup.find(id="widget-thing")
+    assert alias is not None
+    assert alias.find_next(["h2", "h3"])["id"] == "widget-api"
