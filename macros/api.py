@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from macros.catalog import Catalog
+from macros.checks import cited_sources
 from macros.guide import all_pairs, upgrade_guide
 from macros.model import Item, Platform, Release, Source
 
@@ -102,7 +103,7 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
                 item_counts=counts,
             ).model_dump(mode="json")
         )
-        cited = sorted({s for s in _source_ids(release.model_dump())})
+        cited = sorted({source_id for _, source_id in cited_sources(release.model_dump(), ())})
         document = ReleaseDocument(
             url=_page_url(site_url, f"releases/{release.version}.html"),
             release=release,
@@ -152,20 +153,6 @@ def guide_record(catalog: Catalog, start: str, end: str, site_url: str) -> dict[
         features=ids(guide.features),
         regressions=ids(guide.regressions),
     ).model_dump(mode="json")
-
-
-def _source_ids(value: Any) -> set[str]:
-    found: set[str] = set()
-    if isinstance(value, dict):
-        for key, child in value.items():
-            if key in {"sources", "claimed_by"}:
-                found.update(child)
-            else:
-                found |= _source_ids(child)
-    elif isinstance(value, list):
-        for child in value:
-            found |= _source_ids(child)
-    return found
 
 
 def atom_feed(catalog: Catalog, site_url: str, title: str) -> str:

@@ -94,23 +94,23 @@ def sources_exist(data: Dataset) -> Iterator[Problem]:
     """Every cited source id is in data/sources.yaml."""
     known = {source.id for source in data.sources.record.sources}
     for loaded in data.releases:
-        for path, source_id in _cited(loaded.record.model_dump(), ()):
+        for path, source_id in cited_sources(loaded.record.model_dump(), ()):
             if source_id not in known:
                 message = f"unknown source id {source_id!r} (add it to data/sources.yaml)"
                 yield _problem(loaded, path, message)
 
 
-def _cited(value: object, path: FieldPath) -> Iterator[tuple[FieldPath, str]]:
+def cited_sources(value: object, path: FieldPath) -> Iterator[tuple[FieldPath, str]]:
     if isinstance(value, dict):
         for key, child in value.items():
             if key in {"sources", "claimed_by"}:
                 for index, source_id in enumerate(child):
                     yield (*path, key, index), source_id
             else:
-                yield from _cited(child, (*path, key))
+                yield from cited_sources(child, (*path, key))
     elif isinstance(value, list):
         for index, child in enumerate(value):
-            yield from _cited(child, (*path, index))
+            yield from cited_sources(child, (*path, index))
 
 
 def references_resolve(data: Dataset) -> Iterator[Problem]:

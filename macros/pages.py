@@ -1,4 +1,4 @@
-"""Catalog-level query: which pages the site generates from the data, and their stub sources.
+"""Between render and the edges: which pages the site generates from the data, and their stubs.
 
 Kept free of MkDocs so the same list could also be written out as files (the exit plan if the
 site ever moves off MkDocs' hook system). Each stub is front matter plus one macro call; the
