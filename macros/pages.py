@@ -59,7 +59,8 @@ def upgrade_pages(catalog: Catalog) -> list[GeneratedPage]:
                 f"upgrade/{start}-to-{end}.md",
                 f"Upgrade PyTorch {start} to {end}",
                 _description(
-                    f"Moving from PyTorch {start} to {end} ({release.date}): {changes} changes across "
+                    f"Moving from PyTorch {start} to {end} ({release.date}): {changes} breaking changes, "
+                    f"deprecations, removals and platform changes across "
                     f"{len(crossed)} release{'s' if len(crossed) > 1 else ''}, grouped by area with "
                     "the action for each, the platform delta, deprecations to plan for and a checklist."
                 ),

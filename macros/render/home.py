@@ -14,10 +14,9 @@ def render_release_list(catalog: Catalog, prefix: str = "releases/") -> str:
     """Every release, newest first; `prefix` is the path from the calling page to releases/."""
     rows = []
     for release in reversed(catalog.releases):
-        previous = catalog.previous(release)
         counts = {
             kind: sum(1 for i in release.items if i.kind == kind)
             for kind in ("highlight", "breaking", "deprecation", "removal")
         }
-        rows.append((release, previous, counts))
+        rows.append((release, counts))
     return template("release_list.md.j2").render(rows=rows, prefix=prefix)

@@ -169,7 +169,6 @@ def render_release_page(catalog: Catalog, version: str) -> str:
         release=release,
         size=size_text(release, previous),
         upgrade_links=upgrade_links(catalog, release),
-        previous=previous,
         header_cites=header_cites,
         stats_cites=cite(citations, release.stats.sources),
         sections=sections,
