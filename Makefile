@@ -60,6 +60,10 @@ test: $(STAMP) $(NODE_STAMP) ## Run the whole test suite (lint, data, unit, site
 	$(BIN)/ruff format --check macros tests
 	$(BIN)/python -m pytest
 
+.PHONY: weight
+weight: $(STAMP) ## Per page type: HTML size and first-visit bytes in chromium, against the budgets
+	$(BIN)/python tests/browser/weight.py
+
 .PHONY: lock
 lock: $(STAMP) ## Re-pin requirements.lock from requirements.in (needs network to PyPI)
 	$(BIN)/python -m pip install --quiet pip-tools  # maintainer tool, not part of the lock

@@ -76,6 +76,16 @@ def test_search_splits_dotted_names(real_site: Build) -> None:
     assert any("torch.compile" in doc["text"] for doc in index["docs"])
 
 
+def test_search_indexes_each_item_once_at_its_permanent_home(real_site: Build) -> None:
+    import json
+
+    index = json.loads((real_site.site / "search" / "search_index.json").read_text())
+    pages = {doc["location"].split("#")[0] for doc in index["docs"]}
+    assert "releases/2.10.html" in pages and "upgrade/index.html" in pages
+    assert not [page for page in pages if page.startswith("upgrade/") and page != "upgrade/index.html"]
+    assert any(doc["location"] == "releases/2.10.html#torchscript-deprecated" for doc in index["docs"])
+
+
 def test_raw_html_from_data_is_shown_literally(fixture_site: Build) -> None:
     soup = fixture_site.html("releases/9.1.html")
     heading = soup.find(id="gadget-feature")

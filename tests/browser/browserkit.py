@@ -8,56 +8,85 @@ happened. Screenshots go to test-artifacts/screenshots/.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import shutil
-import threading
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from chromium import ChromiumMissing, launch, serve_directory
+from conftest import copy_project, run_build
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
 
 
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
+@pytest.fixture(scope="session")
+def site_url(real_site) -> Iterator[str]:
+    with serve_directory(real_site.site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
-def site_url(real_site) -> Iterator[str]:
-    handler = functools.partial(Quiet, directory=str(real_site.site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+def serve_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`mkdocs serve` (live reload included) on a copy of the project; yields the site's root URL."""
+    project = copy_project(tmp_path_factory.mktemp("serve"), ROOT / "data")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = project / "serve.log"
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "--strict", "-a", f"127.0.0.1:{port}"],
+            cwd=project,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        )
+    try:
+        # `/` redirects to the mount point taken from site_url's path.
+        yield _wait_for_server(f"http://127.0.0.1:{port}/", process, log)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _wait_for_server(url: str, process: subprocess.Popen, log: Path, timeout: float = 120) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"mkdocs serve exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return response.geturl()
+        except OSError:
+            time.sleep(0.5)
+    pytest.fail(f"mkdocs serve did not answer within {timeout} s:\n{log.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The documented offline flavour (`ATLAS_OFFLINE=true`), meant to be opened from file://."""
+    build = run_build(copy_project(tmp_path_factory.mktemp("offline"), ROOT / "data"), {"ATLAS_OFFLINE": "true"})
+    assert build.returncode == 0, build.output
+    return build.site
 
 
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 
-    executable = shutil.which("chromium")
-    if executable is None:
-        pytest.fail("chromium is not installed: `apt-get install chromium` (.ci/run does this)")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-                "--disable-sync",
-            ],
-        )
+        try:
+            browser = launch(playwright)
+        except ChromiumMissing as missing:
+            pytest.fail(str(missing))
         yield browser
         browser.close()
 

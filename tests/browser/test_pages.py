@@ -6,7 +6,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from browserkit import AXE, Watch, browser, context, screenshot, site_url  # noqa: F401 (fixtures)
+from browserkit import (  # noqa: F401 (fixtures)
+    AXE,
+    Watch,
+    browser,
+    context,
+    offline_site,
+    screenshot,
+    serve_url,
+    site_url,
+)
+from weight import format_report, measure, over_budget
 
 pytestmark = pytest.mark.browser
 
@@ -147,3 +157,89 @@ def test_dark_mode_is_kept_across_pages(context, site_url) -> None:
     assert page.get_attribute("body", "data-md-color-scheme") == "slate"
     page.goto(site_url + "releases/2.9.html", wait_until="load")
     assert page.get_attribute("body", "data-md-color-scheme") == "slate"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_loads_under_mkdocs_serve(context, serve_url, name) -> None:
+    page, watch = open_page(context, serve_url + PAGES[name])  # `load`: live reload long-polls
+    assert page.locator("h1").count() == 1
+    assert page.title().endswith("PyTorch Release Atlas")
+    assert watch.external == [], f"{name} requested {watch.external}"
+    assert watch.errors == [], f"{name} logged {watch.errors}"
+
+
+def test_offline_build_works_from_disk(context, offline_site) -> None:
+    base = offline_site.as_uri() + "/"
+    for name, path in PAGES.items():
+        page, watch = open_page(context, base + path)
+        assert page.locator("h1").count() == 1, name
+        assert watch.external == [], f"{name} requested {watch.external}"
+        assert watch.errors == [], f"{name} logged {watch.errors}"
+        page.close()
+    page, watch = open_page(context, base + "index.html")
+    results = search(page, "compile", "torch.compile")
+    assert any("torch.compile" in text for _, text in results)
+    page.locator(".md-search-result__item a:visible").first.click()
+    page.wait_for_url("file://**/releases/*.html*")
+    assert page.locator("h1").text_content().startswith("PyTorch 2.")
+    page, watch = open_page(context, base + "upgrade/index.html")
+    page.select_option("#upgrade-picker select[name=from]", "2.9")
+    page.select_option("#upgrade-picker select[name=to]", "2.11")
+    page.click("#upgrade-picker button")
+    page.wait_for_url("file://**/upgrade/2.9-to-2.11.html")
+    assert watch.external == [] and watch.errors == []
+
+
+def test_pages_stay_within_weight_budgets(browser, real_site, site_url) -> None:
+    weights = measure(browser, real_site.site, site_url)
+    assert {weight.kind for weight in weights} >= {"home", "release", "compare", "guide", "guide-index", "api"}
+    assert over_budget(weights) == [], format_report(weights)
+    release = next(weight for weight in weights if weight.kind == "release")
+    assert release.requests > 3  # the visit counted the assets and the search index, not the HTML alone
+
+
+def tab_to(page, selector: str, limit: int = 400) -> None:
+    """Press Tab until the focused element matches `selector`: proves it is reachable by keyboard."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"{selector} is not reachable with Tab")
+
+
+def test_upgrade_picker_works_by_keyboard(context, site_url) -> None:
+    page, _ = open_page(context, site_url + "upgrade/index.html")
+    tab_to(page, "#upgrade-picker select[name=from]")
+    page.keyboard.press("Home")
+    start = page.input_value("#upgrade-picker select[name=from]")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.name") == "to"
+    page.keyboard.press("End")
+    end = page.input_value("#upgrade-picker select[name=to]")
+    assert start != end
+    tab_to(page, "#upgrade-picker button", limit=3)
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/upgrade/{start}-to-{end}.html")
+
+
+def test_table_filters_and_sorting_work_by_keyboard(context, site_url) -> None:
+    page, watch = open_page(context, site_url + "compare/lifecycle.html")
+    rows = page.locator(".atlas-table tbody tr")
+    visible = page.locator(".atlas-table tbody tr:not([hidden])")
+    total = rows.count()
+    tab_to(page, ".atlas-table-controls input")
+    page.keyboard.type("torchscript")
+    assert 0 < visible.count() < total
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Backspace")
+    assert visible.count() == total
+    tab_to(page, ".atlas-table-controls select", limit=3)
+    page.keyboard.press("ArrowDown")  # a closed select changes its value with the arrow keys
+    chosen = page.evaluate("document.activeElement.value")
+    assert chosen and 0 < visible.count() < total
+    page.keyboard.press("Home")
+    assert visible.count() == total
+    tab_to(page, ".atlas-table th button")
+    page.keyboard.press("Enter")
+    assert page.locator(".atlas-table th[aria-sort=ascending]").count() == 1
+    assert watch.errors == []

@@ -1,0 +1,199 @@
+"""Weight report: for each page type, the HTML size and what a first visit transfers, measured in
+chromium with an empty cache, checked against the budgets.
+
+    make weight                                  (builds the site into a temporary folder)
+    .venv/bin/python tests/browser/weight.py --site site
+
+For each type the heaviest page is the one visited. Exit status 1 when a budget is exceeded.
+The browser tests call `measure` and `over_budget` on the real site too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from chromium import launch, serve_directory
+
+KB = 1024
+RELEASE_HTML_BUDGET = 150 * KB
+FIRST_VISIT_BUDGET = 800 * KB
+ASSET_BUDGET = 300 * KB
+
+# Pages that are one of a kind; the other pages are typed by their folder.
+SINGLE_PAGES = {
+    "index.html": "home",
+    "releases/index.html": "release-index",
+    "compare/index.html": "compare-index",
+    "upgrade/index.html": "guide-index",
+    "about.html": "about",
+    "linking.html": "linking",
+    "api.html": "api",
+}
+# 404.html links its assets from the hosted site's root (site_url), so it is skipped here.
+SKIPPED = {"404.html"}
+ORDER = [
+    "home",
+    "release-index",
+    "release",
+    "compare-index",
+    "compare",
+    "guide-index",
+    "guide",
+    "about",
+    "linking",
+    "api",
+]
+FOLDER_TYPES = {"releases": "release", "compare": "compare", "upgrade": "guide"}
+
+
+def page_type(relative: str) -> str:
+    if relative in SINGLE_PAGES:
+        return SINGLE_PAGES[relative]
+    folder = relative.split("/", 1)[0]
+    if folder in FOLDER_TYPES:
+        return FOLDER_TYPES[folder]
+    raise ValueError(f"{relative}: no page type; add it to tests/browser/weight.py")
+
+
+@dataclass(frozen=True)
+class PageWeight:
+    kind: str
+    pages: int
+    heaviest: str  # path of the page visited, relative to the site root
+    html_bytes: int
+    visit_bytes: int
+    requests: int
+    largest_asset: tuple[str, int]  # (path, bytes) of the biggest response in the visit
+    external: tuple[str, ...]  # requests that left the machine (must stay empty)
+
+
+def heaviest_pages(site: Path) -> dict[str, tuple[int, Path]]:
+    """Per page type: how many pages it has and the largest one."""
+    by_type: dict[str, list[Path]] = {}
+    for path in sorted(site.rglob("*.html")):
+        relative = path.relative_to(site).as_posix()
+        if relative not in SKIPPED and "assets" not in path.relative_to(site).parts:
+            by_type.setdefault(page_type(relative), []).append(path)
+    return {
+        kind: (len(pages), max(pages, key=lambda path: path.stat().st_size))
+        for kind, pages in sorted(by_type.items(), key=lambda entry: ORDER.index(entry[0]))
+    }
+
+
+def first_visit(browser, url: str) -> tuple[int, int, tuple[str, int], tuple[str, ...]]:
+    """Bytes transferred by a visit with an empty cache, including what scripts fetch after load
+    (the search index), plus the request count, the largest response and external requests."""
+    context = browser.new_context()
+    finished: list = []
+    external: list[str] = []
+
+    def route(route) -> None:
+        host = urlparse(route.request.url).hostname
+        if urlparse(route.request.url).scheme in {"data", "blob"} or host in {"127.0.0.1", "localhost"}:
+            route.continue_()
+        else:
+            external.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", route)
+    context.on("requestfinished", lambda request: finished.append(request))
+    page = context.new_page()
+    page.goto(url, wait_until="load")
+    page.wait_for_load_state("networkidle")
+    sizes = [(urlparse(request.url).path, request.sizes()["responseBodySize"]) for request in finished]
+    context.close()
+    largest = max(sizes, key=lambda entry: entry[1], default=("", 0))
+    return sum(size for _, size in sizes), len(sizes), largest, tuple(external)
+
+
+def measure(browser, site: Path, base_url: str) -> list[PageWeight]:
+    weights = []
+    for kind, (count, path) in heaviest_pages(site).items():
+        relative = path.relative_to(site).as_posix()
+        total, requests, largest, external = first_visit(browser, base_url + relative)
+        weights.append(PageWeight(kind, count, relative, path.stat().st_size, total, requests, largest, external))
+    return weights
+
+
+def over_budget(weights: list[PageWeight]) -> list[str]:
+    problems = []
+    for weight in weights:
+        if weight.kind == "release" and weight.html_bytes > RELEASE_HTML_BUDGET:
+            problems.append(f"{weight.heaviest}: HTML {kb(weight.html_bytes)} > {kb(RELEASE_HTML_BUDGET)}")
+        if weight.visit_bytes > FIRST_VISIT_BUDGET:
+            problems.append(f"{weight.heaviest}: first visit {kb(weight.visit_bytes)} > {kb(FIRST_VISIT_BUDGET)}")
+        path, size = weight.largest_asset
+        if size > ASSET_BUDGET:
+            problems.append(f"{weight.heaviest}: {path} is {kb(size)} > {kb(ASSET_BUDGET)}")
+        problems.extend(f"{weight.heaviest}: external request {url}" for url in weight.external)
+    return problems
+
+
+def kb(size: int) -> str:
+    return f"{size / KB:.1f} KB"
+
+
+def format_report(weights: list[PageWeight]) -> str:
+    header = ("page type", "pages", "heaviest page", "HTML", "first visit", "requests", "largest response")
+    rows = [
+        (
+            weight.kind,
+            str(weight.pages),
+            weight.heaviest,
+            kb(weight.html_bytes),
+            kb(weight.visit_bytes),
+            str(weight.requests),
+            f"{kb(weight.largest_asset[1])} {weight.largest_asset[0].rsplit('/', 1)[-1]}",
+        )
+        for weight in weights
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [header, *rows]]
+    budgets = (
+        f"Budgets: release HTML <= {kb(RELEASE_HTML_BUDGET)}, first visit <= {kb(FIRST_VISIT_BUDGET)}, "
+        f"no response > {kb(ASSET_BUDGET)}."
+    )
+    return "\n".join([*lines, "", budgets])
+
+
+def build_site(destination: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(destination)],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", type=Path, help="an already built site (default: build one now)")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as temporary:
+        site = args.site
+        if site is None:
+            site = Path(temporary) / "site"
+            build_site(site)
+        with serve_directory(site) as base_url, sync_playwright() as playwright:
+            browser = launch(playwright)
+            weights = measure(browser, site, base_url)
+            browser.close()
+    print(format_report(weights))
+    problems = over_budget(weights)
+    for problem in problems:
+        print(f"OVER BUDGET: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
