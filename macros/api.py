@@ -11,7 +11,7 @@ import json
 from typing import Any
 from xml.sax.saxutils import escape
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from macros.catalog import Catalog
 from macros.checks import cited_sources
@@ -32,12 +32,13 @@ class ItemRecord(BaseModel):
 
 
 class ReleaseSummary(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # The published key is `json`; the Python name differs because `json` shadows a BaseModel method.
+    model_config = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=True)
     version: str
     date: str
     summary: str
     url: str
-    json: str
+    json_url: str = Field(alias="json")
     commits: int | None
     contributors: int | None
     platform: Platform
@@ -96,7 +97,7 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
                 date=release.date,
                 summary=release.summary,
                 url=_page_url(site_url, f"releases/{release.version}.html"),
-                json=_page_url(site_url, f"{API}/releases/{release.version}.json"),
+                json_url=_page_url(site_url, f"{API}/releases/{release.version}.json"),
                 commits=release.stats.commits,
                 contributors=release.stats.contributors,
                 platform=release.platform,

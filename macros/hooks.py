@@ -5,6 +5,8 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild:
   anything is written, with every problem listed as file:line:column: field: message.
 - `on_files`: add the generated pages as virtual files (`File.generated`), at priority 50 so
   plugins that run later see them.
+- `on_pre_page`: date every page from the data, never from the clock, so that two builds of one
+  commit are byte-identical.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
+from mkdocs.structure.pages import Page  # noqa: E402
 
 from macros.api import api_files, atom_feed  # noqa: E402
 from macros.catalog import Catalog, open_catalog  # noqa: E402
@@ -37,11 +40,12 @@ def _catalog(config: MkDocsConfig) -> Catalog:
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     catalog = _catalog(config)
+    # Counts for the footer. Not named `items`: Jinja would find dict.items before the key.
     config.extra["atlas"] = {
-        "releases": len(catalog.releases),
-        "items": len(catalog.items),
-        "sources": len(catalog.sources),
-        "reviewed": catalog.reviewed,
+        "release_count": len(catalog.releases),
+        "item_count": len(catalog.items),
+        "source_count": len(catalog.sources),
+        "reviewed": catalog.reviewed or catalog.latest.date,
     }
     sections = {
         "Releases": [{"All releases": "releases/index.md"}, *release_nav(catalog)],
@@ -64,3 +68,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, text in machine_files.items():
         files.append(File.generated(config, path, content=text))
     return files
+
+
+def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
+    # MkDocs stamps each page with the build day, which ends up in sitemap.xml's <lastmod> and in
+    # the gzip header of sitemap.xml.gz. The data's review date is the day the content last changed.
+    page.update_date = config.extra["atlas"]["reviewed"]
+    return page

@@ -113,3 +113,14 @@ def test_renamed_items_keep_their_old_anchor(fixture_site: Build) -> None:
     alias = soup.find(id="widget-thing")
     assert alias is not None
     assert alias.find_next(["h2", "h3"])["id"] == "widget-api"
+
+
+def test_footer_states_the_data_counts_and_review_date(real_site: Build) -> None:
+    from macros.catalog import open_catalog
+
+    catalog = open_catalog(real_site.project / "data")
+    footer = " ".join(real_site.html("api.html").select_one(".atlas-provenance").get_text().split())
+    assert footer.startswith(
+        f"Data: {len(catalog.releases)} releases, {len(catalog.items)} items from {len(catalog.sources)} sources, "
+        f"last reviewed {catalog.reviewed}."
+    )
