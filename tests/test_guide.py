@@ -105,14 +105,21 @@ def test_built_guides_link_every_item_to_its_release_page(real_site: Build) -> N
     pages = sorted((real_site.site / "upgrade").glob("*-to-*.html"))
     assert len(pages) == 15
     soup = real_site.html("upgrade/2.8-to-2.12.html")
-    heading = soup.find(id="cuda-12-8-wheels-removed")
-    assert heading is not None
-    link = heading.find_next("a", href="../releases/2.12.html#cuda-12-8-wheels-removed")
-    assert link is not None
-    checklist = soup.find(id="checklist").find_next("ul", class_="atlas-checklist")
-    boxes = checklist.find_all("input", type="checkbox")
-    assert boxes and all(box.get("aria-label", "").startswith("Done: ") for box in boxes)
-    assert checklist.find("a", href="#cuda-12-8-wheels-removed") is not None
+    # Each change is a table row whose title link carries the item's permanent id and points to
+    # the item on its release page; the row's box to tick is labelled by that link.
+    link = soup.find(id="cuda-12-8-wheels-removed")
+    assert link.name == "a" and link["href"] == "../releases/2.12.html#cuda-12-8-wheels-removed"
+    row = link.find_parent("tr")
+    box = row.find("input", type="checkbox")
+    assert box["id"] == "todo-cuda-12-8-wheels-removed" and box["aria-labelledby"] == "cuda-12-8-wheels-removed"
+    assert "cu130" in row.get_text()  # the action says which wheels to use instead
+    boxes = soup.select("table input[type=checkbox]")
+    assert all(soup.find(id=b["aria-labelledby"]).get_text().strip() for b in boxes)
+    count = int(soup.find(id="checklist").find_next("p").get_text().split()[0])
+    assert count == len(boxes) > 5
+    assert soup.find(id="new-features").find_next("a", href="../releases/2.10.html#new-features") is not None
+    toc = {a["href"] for a in soup.select(".md-sidebar--secondary a")}
+    assert "#cuda-12-8-wheels-removed" not in toc and "#breaking-changes" in toc
     assert "after 2.8, up to and including 2.12" in " ".join(soup.get_text(" ").split())
 
 

@@ -1,0 +1,326 @@
+"""Build benchmark: our build against plain MkDocs building the same pages, at growing sizes.
+
+    make bench                                   real data, then N = 6, 15, 30 releases x 100 items
+    .venv/bin/python tests/perf/bench.py --sizes 6 15 --items 100 --runs 3 [--no-serve]
+
+For each dataset it copies the project into a temporary folder (synthetic data from synth.py),
+then:
+1. builds once with tests/perf/dump_hook.py added, which writes the Markdown each page had after
+   macros rendered it, and the nav our hook filled in;
+2. lays out a baseline: those pages as plain files, plus the generated JSON and feed as static
+   files, with a config that inherits mkdocs.yml but has no macros plugin, no hook and the nav
+   written out (same theme, same other plugins, same Markdown extensions);
+3. times `mkdocs build --strict` for ours and the baseline, alternating, `--runs` times each, and
+   reports the medians, their ratio, peak memory (max RSS of the build process), output size and
+   pages; between sizes, how build time grew against output size.
+Last, the time from saving a data file to the rebuilt page being served by `mkdocs serve`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+import synth  # noqa: E402 (a sibling script, not a package)
+
+PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "macros")
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+class Tagged(list):
+    """A YAML value with a custom tag (`!ENV [...]`), kept as is when the config is rewritten."""
+
+    tag = ""
+
+
+class ConfigLoader(yaml.SafeLoader):
+    pass
+
+
+class ConfigDumper(yaml.SafeDumper):
+    pass
+
+
+def _construct_tagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Tagged:
+    value = Tagged(loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [node.value])
+    value.tag = "!" + suffix
+    return value
+
+
+ConfigLoader.add_multi_constructor("!", _construct_tagged)
+ConfigDumper.add_representer(Tagged, lambda dumper, value: dumper.represent_sequence(value.tag, list(value)))
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_mb: float
+
+
+@dataclass(frozen=True)
+class Result:
+    label: str
+    pages: int
+    guides: int
+    output_mb: float
+    ours: list[Run]
+    baseline: list[Run]
+
+    @property
+    def ours_s(self) -> float:
+        return statistics.median(run.seconds for run in self.ours)
+
+    @property
+    def baseline_s(self) -> float:
+        return statistics.median(run.seconds for run in self.baseline)
+
+    @property
+    def ratio(self) -> float:
+        return self.ours_s / self.baseline_s
+
+
+def copy_project(destination: Path, data: Path | None) -> Path:
+    destination.mkdir(parents=True)
+    for name in PROJECT_PARTS:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, destination / name)
+    if data is None:
+        shutil.copytree(ROOT / "data", destination / "data")
+    else:
+        shutil.move(str(data), destination / "data")
+    return destination
+
+
+def timed_build(project: Path, config: str, site: Path) -> Run:
+    """One `mkdocs build --strict` in a fresh process: wall time and the process's peak RSS."""
+    shutil.rmtree(site, ignore_errors=True)
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", config, "-d", str(site)]
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=project, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    output = process.stdout.read() if process.stdout else b""
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise SystemExit(f"{config} failed in {project}:\n{output.decode(errors='replace')[-3000:]}")
+    return Run(seconds, usage.ru_maxrss / 1024)  # ru_maxrss is in KiB on Linux
+
+
+def prepare_baseline(project: Path) -> str:
+    """Build once with the dump hook, then lay out plain pages and a config without macros or hook."""
+    dump = project / "bench-dump"
+    dump_config = project / "mkdocs.dump.yml"
+    dump_config.write_text(
+        yaml.safe_dump({"INHERIT": "mkdocs.yml", "hooks": ["macros/hooks.py", str(HERE / "dump_hook.py")]}),
+        encoding="utf-8",
+    )
+    site = project / "site-dump"
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", dump_config.name, "-d", str(site)],
+        cwd=project,
+        env={**ENV, "ATLAS_BENCH_DUMP": str(dump)},
+        check=True,
+        capture_output=True,
+    )
+    docs = project / "baseline-docs"
+    shutil.copytree(project / "docs", docs, ignore=shutil.ignore_patterns("*.md"))
+    shutil.copytree(dump / "docs", docs, dirs_exist_ok=True)
+    # What our hook generates besides pages (the JSON API and the feed) becomes static files.
+    shutil.copytree(site / "api", docs / "api")
+    shutil.copy2(site / "feed.xml", docs / "feed.xml")
+    ours = yaml.load((project / "mkdocs.yml").read_text(encoding="utf-8"), Loader=ConfigLoader)
+    settings = json.loads((dump / "config.json").read_text(encoding="utf-8"))
+    baseline = {
+        "INHERIT": "mkdocs.yml",
+        "docs_dir": docs.name,
+        "hooks": [],
+        "plugins": [p for p in ours["plugins"] if not (isinstance(p, dict) and "macros" in p) and p != "macros"],
+        "nav": settings["nav"],
+        "extra": settings["extra"],
+    }
+    config = project / "mkdocs.baseline.yml"
+    config.write_text(yaml.dump(baseline, Dumper=ConfigDumper, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    shutil.rmtree(site)
+    return config.name
+
+
+def tree_size(site: Path) -> tuple[int, int, int]:
+    """Bytes, HTML pages and guides of a built site."""
+    files = [path for path in site.rglob("*") if path.is_file()]
+    pages = [path for path in files if path.suffix == ".html"]
+    guides = [path for path in pages if path.parent.name == "upgrade" and "-to-" in path.name]
+    return sum(path.stat().st_size for path in files), len(pages), len(guides)
+
+
+def same_pages(ours: Path, baseline: Path) -> list[str]:
+    """Pages built by one and not the other (must be empty for the comparison to be fair)."""
+    listing = [{p.relative_to(site).as_posix() for p in site.rglob("*.html")} for site in (ours, baseline)]
+    return sorted(listing[0] ^ listing[1])
+
+
+def measure(label: str, project: Path, runs: int) -> Result:
+    baseline_config = prepare_baseline(project)
+    ours_runs, baseline_runs = [], []
+    for _ in range(runs):  # alternate, so that a slow moment of the machine hits both sides
+        ours_runs.append(timed_build(project, "mkdocs.yml", project / "site"))
+        baseline_runs.append(timed_build(project, baseline_config, project / "site-baseline"))
+    differing = same_pages(project / "site", project / "site-baseline")
+    if differing:
+        raise SystemExit(f"{label}: the baseline does not build the same pages: {differing[:10]}")
+    size, pages, guides = tree_size(project / "site")
+    return Result(label, pages, guides, size / 1e6, ours_runs, baseline_runs)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.read().decode("utf-8")
+
+
+def serve_rebuild_times(project: Path, edits: int = 5) -> list[float]:
+    """Seconds from saving data/releases/<latest>.yaml to `mkdocs serve` serving the changed page."""
+    release_file = max(
+        (project / "data" / "releases").glob("*.yaml"), key=lambda p: tuple(int(part) for part in p.stem.split("."))
+    )
+    page = f"releases/{release_file.stem}.html"
+    port = free_port()
+    log = (project / "serve.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "--strict", "-a", f"127.0.0.1:{port}"],
+        cwd=project,
+        env=ENV,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        base = wait_for(f"http://127.0.0.1:{port}/", process)
+        times = []
+        for number in range(edits):
+            marker = f"Benchmarkedit{number}"
+            text = release_file.read_text(encoding="utf-8")
+            release_file.write_text(mark_summary(text, marker), encoding="utf-8")
+            saved = time.perf_counter()
+            while marker not in fetch(base + page):
+                if time.perf_counter() - saved > 120:
+                    raise SystemExit(f"no rebuild within 120 s; see {project / 'serve.log'}")
+                time.sleep(0.02)
+            times.append(time.perf_counter() - saved)
+            time.sleep(1)  # let live reload settle before the next save
+        return times
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+
+
+def mark_summary(text: str, marker: str) -> str:
+    """Append a word to the release summary (the line after `summary: >-`, or the line itself)."""
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("summary:"))
+    if lines[at].rstrip().endswith((">-", ">", "|", "|-")):
+        at += 1
+    lines[at] = lines[at].rstrip("\n") + f" {marker}\n"
+    return "".join(lines)
+
+
+def wait_for(url: str, process: subprocess.Popen, timeout: float = 300) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"mkdocs serve exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return response.geturl()
+        except OSError:
+            time.sleep(0.25)
+    raise SystemExit("mkdocs serve did not start")
+
+
+def report(results: list[Result], runs: int) -> str:
+    header = ("data", "pages", "guides", "ours (s)", "baseline (s)", "ratio", "peak MB", "baseline MB", "output MB")
+    rows = [
+        (
+            r.label,
+            str(r.pages),
+            str(r.guides),
+            f"{r.ours_s:.2f}",
+            f"{r.baseline_s:.2f}",
+            f"{r.ratio:.3f}",
+            f"{max(run.peak_mb for run in r.ours):.0f}",
+            f"{max(run.peak_mb for run in r.baseline):.0f}",
+            f"{r.output_mb:.1f}",
+        )
+        for r in results
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) for row in [header, *rows]]
+    lines.append(f"Times are medians of {runs} runs of `mkdocs build --strict` (wall clock, whole process).")
+    synthetic = [r for r in results if r.label.startswith("N=")]
+    for smaller, larger in itertools.pairwise(synthetic):
+        time_growth = larger.ours_s / smaller.ours_s
+        size_growth = larger.output_mb / smaller.output_mb
+        lines.append(
+            f"{smaller.label} -> {larger.label}: build time x{time_growth:.2f}, output x{size_growth:.2f}, "
+            f"time per output MB x{time_growth / size_growth:.2f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[6, 15, 30], help="synthetic release counts")
+    parser.add_argument("--items", type=int, default=100, help="items per synthetic release")
+    parser.add_argument("--runs", type=int, default=3, help="timed builds per side (median reported)")
+    parser.add_argument("--no-real", action="store_true", help="skip the real data")
+    parser.add_argument("--no-serve", action="store_true", help="skip the mkdocs serve rebuild timing")
+    args = parser.parse_args(argv)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="atlas-bench-") as temporary:
+        work = Path(temporary)
+        datasets: list[tuple[str, Path | None]] = [] if args.no_real else [("real", None)]
+        for size in args.sizes:
+            datasets.append((f"N={size} M={args.items}", synth.generate(work / f"data-{size}", size, args.items)))
+        for label, data in datasets:
+            project = copy_project(work / label.replace(" ", "_").replace("=", ""), data)
+            results.append(measure(label, project, args.runs))
+            print(report(results[-1:], args.runs).splitlines()[1], flush=True)
+            shutil.rmtree(project)
+        print()
+        print(report(results, args.runs))
+        if not args.no_serve:
+            project = copy_project(work / "serve", None)
+            times = serve_rebuild_times(project)
+            print(
+                f"mkdocs serve, real data: save a release file -> changed page served: median "
+                f"{statistics.median(times):.2f} s (min {min(times):.2f}, max {max(times):.2f}, {len(times)} edits)"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
