@@ -64,6 +64,10 @@ test: $(STAMP) $(NODE_STAMP) ## Run the whole test suite (lint, data, unit, site
 weight: $(STAMP) ## Per page type: HTML size and first-visit bytes in chromium, against the budgets
 	$(BIN)/python tests/browser/weight.py
 
+.PHONY: bench
+bench: $(STAMP) ## Build time, memory and size against plain MkDocs: real data and N=6/15/30 releases (slow)
+	$(BIN)/python tests/perf/bench.py $(BENCH_ARGS)
+
 .PHONY: lock
 lock: $(STAMP) ## Re-pin requirements.lock from requirements.in (needs network to PyPI)
 	$(BIN)/python -m pip install --quiet pip-tools  # maintainer tool, not part of the lock

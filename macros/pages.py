@@ -65,7 +65,7 @@ def upgrade_pages(catalog: Catalog) -> list[GeneratedPage]:
                     f"Moving from PyTorch {start} to {end} ({release.date}): {changes} breaking changes, "
                     f"deprecations, removals and platform changes across "
                     f"{len(crossed)} release{'s' if len(crossed) > 1 else ''}, grouped by area with "
-                    "the action for each, the platform delta, deprecations to plan for and a checklist."
+                    "the action for each, the platform delta and deprecations to plan for."
                 ),
                 f'upgrade_guide("{start}", "{end}")',
                 searchable=False,

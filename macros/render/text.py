@@ -91,6 +91,12 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,  # output is Markdown; data passes through `md`/`inline` explicitly
         extensions=["jinja2.ext.do"],
+        # Templates are part of the code: `mkdocs serve` restarts for them like for Python files,
+        # so skip the file check Jinja would otherwise make on each of the thousands of includes.
+        auto_reload=False,
+        # Compiled templates are kept between builds (keyed by their source), in the user's temp
+        # folder: compiling them is most of the rendering time of a small site.
+        bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
     env.filters.update(md=md, inline=inline, plain=plain, indent_md=indent)
     env.globals.update(
