@@ -117,7 +117,7 @@ KIND_VERBS = {
 
 
 def item_helpers(catalog: Catalog, citations: Citations, prefix: str) -> dict:
-    """What `_item.md.j2` and `_guide_entry.md.j2` need; `prefix` is the path from the page to releases/."""
+    """What `_item.md.j2` and `_guide_rows.md.j2` need; `prefix` is the path from the page to releases/."""
 
     def previous_of(item: Item) -> str | None:
         before = catalog.previous(catalog.release_of(item.id))
