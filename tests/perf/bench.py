@@ -37,10 +37,10 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(ROOT / "tests")]
 import synth  # noqa: E402 (a sibling script, not a package)
+from conftest import copy_project  # noqa: E402 (the same project copy the site tests build)
 
-PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "macros")
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
@@ -94,21 +94,6 @@ class Result:
     @property
     def ratio(self) -> float:
         return self.ours_s / self.baseline_s
-
-
-def copy_project(destination: Path, data: Path | None) -> Path:
-    destination.mkdir(parents=True)
-    for name in PROJECT_PARTS:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, destination / name)
-    if data is None:
-        shutil.copytree(ROOT / "data", destination / "data")
-    else:
-        shutil.move(str(data), destination / "data")
-    return destination
 
 
 def timed_build(project: Path, config: str, site: Path) -> Run:
@@ -306,14 +291,17 @@ def main(argv: list[str] | None = None) -> int:
         for size in args.sizes:
             datasets.append((f"N={size} M={args.items}", synth.generate(work / f"data-{size}", size, args.items)))
         for label, data in datasets:
-            project = copy_project(work / label.replace(" ", "_").replace("=", ""), data)
+            folder = work / label.replace(" ", "_").replace("=", "")
+            folder.mkdir()
+            project = copy_project(folder, data or ROOT / "data")
             results.append(measure(label, project, args.runs))
             print(report(results[-1:], args.runs).splitlines()[1], flush=True)
             shutil.rmtree(project)
         print()
         print(report(results, args.runs))
         if not args.no_serve:
-            project = copy_project(work / "serve", None)
+            (work / "serve").mkdir()
+            project = copy_project(work / "serve", ROOT / "data")
             times = serve_rebuild_times(project)
             print(
                 f"mkdocs serve, real data: save a release file -> changed page served: median "
