@@ -5,6 +5,7 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild:
   anything is written, with every problem listed as file:line:column: field: message.
 - `on_files`: add the generated pages as virtual files (`File.generated`), at priority 50 so
   plugins that run later see them.
+- `on_env`: keep the theme's compiled templates between builds (about 0.25 s of each build).
 - `on_pre_page`: date every page from the data, never from the clock, so that two builds of one
   commit are byte-identical.
 """
@@ -19,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import jinja2  # noqa: E402
 from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
@@ -29,6 +31,7 @@ from macros.api import api_files, atom_feed  # noqa: E402
 from macros.catalog import Catalog, open_catalog  # noqa: E402
 from macros.pages import compare_nav, generated_pages, release_nav  # noqa: E402
 from macros.problems import DataError  # noqa: E402
+from macros.render.text import compiled_template_cache  # noqa: E402
 
 
 def _catalog(config: MkDocsConfig) -> Catalog:
@@ -68,6 +71,13 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, text in machine_files.items():
         files.append(File.generated(config, path, content=text))
     return files
+
+
+def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+    # MkDocs makes a new theme environment per build, so without a cache it compiles Material's
+    # ~70 templates again on every build and every `mkdocs serve` rebuild.
+    env.bytecode_cache = compiled_template_cache()
+    return env
 
 
 def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:

@@ -82,6 +82,14 @@ def indent(text: str, width: int = 4) -> str:
     return "\n".join(pad + line if line.strip() else line for line in text.splitlines())
 
 
+def compiled_template_cache() -> jinja2.BytecodeCache:
+    """Where compiled Jinja templates are kept between builds: the user's temp folder, keyed by
+    each template's source, so an edited template is simply compiled again. Shared by our
+    templates and (through the hook) the theme's, which MkDocs would otherwise compile anew on
+    every build and every `mkdocs serve` rebuild."""
+    return jinja2.FileSystemBytecodeCache()
+
+
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent.parent / "templates"),
@@ -94,9 +102,8 @@ def environment() -> jinja2.Environment:
         # Templates are part of the code: `mkdocs serve` restarts for them like for Python files,
         # so skip the file check Jinja would otherwise make on each of the thousands of includes.
         auto_reload=False,
-        # Compiled templates are kept between builds (keyed by their source), in the user's temp
-        # folder: compiling them is most of the rendering time of a small site.
-        bytecode_cache=jinja2.FileSystemBytecodeCache(),
+        # Compiling the templates is most of the rendering time of a small site.
+        bytecode_cache=compiled_template_cache(),
     )
     env.filters.update(md=md, inline=inline, plain=plain, indent_md=indent)
     env.globals.update(
