@@ -5,6 +5,8 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild:
   anything is written, with every problem listed as file:line:column: field: message.
 - `on_files`: add the generated pages as virtual files (`File.generated`), at priority 50 so
   plugins that run later see them.
+- `on_page_content`: put back the finished HTML blocks renderers set aside (render/html_blocks.py),
+  first, so that plugins see each page whole.
 - `on_env`: keep the theme's compiled templates between builds (about 0.25 s of each build).
 - `on_pre_page`: date every page from the data, never from the clock, so that two builds of one
   commit are byte-identical.
@@ -31,6 +33,7 @@ from macros.api import api_files, atom_feed  # noqa: E402
 from macros.catalog import Catalog, open_catalog  # noqa: E402
 from macros.pages import compare_nav, generated_pages, release_nav  # noqa: E402
 from macros.problems import DataError  # noqa: E402
+from macros.render.html_blocks import forget_all, put_back  # noqa: E402
 from macros.render.text import compiled_template_cache  # noqa: E402
 
 
@@ -42,6 +45,7 @@ def _catalog(config: MkDocsConfig) -> Catalog:
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    forget_all()  # a `mkdocs serve` rebuild starts clean even if the last one failed midway
     catalog = _catalog(config)
     # Counts for the footer. Not named `items`: Jinja would find dict.items before the key.
     config.extra["atlas"] = {
@@ -71,6 +75,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, text in machine_files.items():
         files.append(File.generated(config, path, content=text))
     return files
+
+
+@event_priority(100)
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    return put_back(html)
 
 
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from macros.catalog import Catalog, Citations
 from macros.install import install_variants
 from macros.model import Cited, Item, Release
-from macros.render.text import TIER_LABELS, inline, template
+from macros.render.text import TIER_LABELS, inline, plain, template
 
 #: Page sections in reading order: (anchor, heading, kinds shown there).
 SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -34,6 +34,17 @@ def cite(citations: Citations, source_ids: list[str]) -> str:
         return ""
     links = ", ".join(
         f'[{number}](#src-{source.id} "{inline(source.title)}")'
+        for number, source in sorted(citations.cite(source_ids), key=lambda pair: pair[0])
+    )
+    return f'<sup class="atlas-cite">[{links}]</sup>'
+
+
+def cite_html(citations: Citations, source_ids: list[str]) -> str:
+    """`cite` as HTML, for raw-HTML tables."""
+    if not source_ids:
+        return ""
+    links = ", ".join(
+        f'<a href="#src-{source.id}" title="{plain(source.title)}">{number}</a>'
         for number, source in sorted(citations.cite(source_ids), key=lambda pair: pair[0])
     )
     return f'<sup class="atlas-cite">[{links}]</sup>'
@@ -117,7 +128,11 @@ KIND_VERBS = {
 
 
 def item_helpers(catalog: Catalog, citations: Citations, prefix: str) -> dict:
-    """What `_item.md.j2` and `_guide_rows.md.j2` need; `prefix` is the path from the page to releases/."""
+    """What `_item.md.j2` and `_guide_rows.html.j2` need; `prefix` is the path from the page to releases/.
+
+    `release_link` is for Markdown (MkDocs maps the .md link to the page and checks it);
+    `release_href` is for raw HTML, which MkDocs leaves alone, so it names the built page.
+    """
 
     def previous_of(item: Item) -> str | None:
         before = catalog.previous(catalog.release_of(item.id))
@@ -125,8 +140,10 @@ def item_helpers(catalog: Catalog, citations: Citations, prefix: str) -> dict:
 
     return {
         "cite": lambda ids: cite(citations, ids),
+        "cite_html": lambda ids: cite_html(citations, ids),
         "lifecycle": lambda item: lifecycle_links(catalog, item, prefix),
         "release_link": lambda item: f"{prefix}{catalog.release_of(item.id).version}.md",
+        "release_href": lambda item: f"{prefix}{catalog.release_of(item.id).version}.html",
         "previous_of": previous_of,
     }
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import markdown
+from markdown.extensions import Extension
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 
@@ -71,9 +74,39 @@ def inline(text: str | None) -> str:
     return " ".join(md(text).split()).replace("|", "\\|")
 
 
+class _InlineOnly(Extension):
+    """Treat a whole data string as one paragraph, as a table cell would: a title that starts
+    with `1.` or `#` stays text instead of becoming a list or a heading."""
+
+    BLOCKS = ("empty", "indent", "code", "hashheader", "setextheader", "hr", "olist", "ulist", "quote", "reference")
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        for name in self.BLOCKS:
+            md.parser.blockprocessors.deregister(name, strict=False)
+
+
+_INLINE_MARKDOWN = markdown.Markdown(extensions=[_InlineOnly()])
+
+
+@lru_cache(maxsize=65536)
+def inline_html(text: str | None) -> str:
+    """Like `inline`, but converted to HTML, for the raw-HTML tables of the upgrade guides.
+
+    Cached: guides repeat each item in every guide whose range crosses its release, and this
+    way its text is converted once per build (and once per `mkdocs serve` session) instead.
+    """
+    if not text:
+        return ""
+    converted = _INLINE_MARKDOWN.reset().convert(" ".join(md(text).split()))
+    return converted.removeprefix("<p>").removesuffix("</p>")
+
+
 def plain(text: str | None) -> str:
-    """Text for HTML attributes such as a meta description: no Markdown marks, escaped."""
-    stripped = re.sub(r"[`*_]", "", " ".join((text or "").split()))
+    """Text for HTML attributes such as a link title: no code or bold marks, escaped.
+
+    Underscores and single asterisks stay: in our data they are part of names such as
+    `torch._dynamo` or `*args` far more often than they mark emphasis."""
+    stripped = re.sub(r"`|\*\*", "", " ".join((text or "").split()))
     return html.escape(stripped, quote=True)
 
 
@@ -105,7 +138,7 @@ def environment() -> jinja2.Environment:
         # Compiling the templates is most of the rendering time of a small site.
         bytecode_cache=compiled_template_cache(),
     )
-    env.filters.update(md=md, inline=inline, plain=plain, indent_md=indent)
+    env.filters.update(md=md, inline=inline, inline_html=inline_html, plain=plain, indent_md=indent)
     env.globals.update(
         KIND_LABELS=KIND_LABELS,
         EFFECT_LABELS=EFFECT_LABELS,

@@ -18,6 +18,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
+from macros.render.html_blocks import put_back
+
 DUMP = Path(os.environ["ATLAS_BENCH_DUMP"])
 
 
@@ -34,6 +36,10 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     meta = {key: value for key, value in page.meta.items() if key != "render_macros"}
     target = DUMP / "docs" / page.file.src_uri
     target.parent.mkdir(parents=True, exist_ok=True)
+    # The baseline gets the finished HTML our hook puts in after conversion (here as raw HTML in
+    # the Markdown, the only way plain MkDocs can build the same page); `keep` leaves it for our
+    # hook, which still has to put it back in this build.
+    markdown = put_back(markdown, keep=True)
     front = yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) if meta else ""
     target.write_text(f"---\n{front}---\n\n{markdown}" if front else markdown, encoding="utf-8")
     return markdown
