@@ -40,7 +40,7 @@ coverage: $(STAMP) ## Per release: items by kind and facts still unknown
 	$(BIN)/python -m macros coverage
 
 .PHONY: schema
-schema: $(STAMP) ## Regenerate data/schema/*.json from macros/model.py
+schema: $(STAMP) ## Regenerate data/schema/*.json and docs/api/v1/schema/*.json from the models
 	$(BIN)/python -m macros schema
 
 .PHONY: lint

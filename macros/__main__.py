@@ -1,7 +1,7 @@
 """Command line for contributors: validate the data, regenerate the schema, report coverage.
 
     python -m macros check      validate data/ without building (exit 1 with every problem)
-    python -m macros schema     write data/schema/*.schema.json from the model
+    python -m macros schema     write data/schema/ and docs/api/v1/schema/ from the models
     python -m macros coverage   per release: items by kind, and which facts are still unknown
     python -m macros permalinks --site site [--update]
                                 check (or extend) the manifest of published URLs and anchors

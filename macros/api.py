@@ -1,7 +1,8 @@
 """Render stage for machines: the static JSON API (`api/v1/...`) and the Atom feed (`feed.xml`).
 
 Built from the same catalog and guide queries as the pages; never hand-written. Each function
-returns `{path: text}`; the MkDocs hook adds them to the site as generated files.
+returns `{path: text}`; the MkDocs hook adds them to the site as generated files. The schemas of
+these files depend on the code only, so they are written once by `make schema` into docs/.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ class ReleaseDocument(BaseModel):
     sources: list[Source]
 
 
+#: The published JSON Schemas (`api/v1/schema/`), one per kind of file. They are committed under
+#: docs/ by `make schema` (macros/schema.py) rather than generated on each build.
 SCHEMAS: dict[str, Any] = {
     "releases.schema.json": TypeAdapter(list[ReleaseSummary]),
     "release.schema.json": TypeAdapter(ReleaseDocument),
@@ -125,10 +128,6 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
     files[f"{API}/items.json"] = _dump(items)
     for start, end in all_pairs(catalog):
         files[f"{API}/upgrade/{start}-to-{end}.json"] = _dump(guide_record(catalog, start, end, site_url))
-    for name, adapter in SCHEMAS.items():
-        schema = adapter.json_schema()
-        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-        files[f"{API}/schema/{name}"] = _dump(schema)
     return files
 
 

@@ -1,6 +1,8 @@
-"""Derived artefact of the model: JSON Schema files for editors (data/schema/).
+"""Derived artefacts of the models: JSON Schema files for editors (data/schema/) and for users of
+the JSON API (docs/api/v1/schema/, published as api/v1/schema/).
 
-Generated, never edited by hand; a test fails when they drift from `model.py`.
+Generated, never edited by hand; a test fails when they drift from `model.py` or `api.py`. The API
+schemas are committed rather than generated on each build because they change only with the code.
 """
 
 from __future__ import annotations
@@ -8,7 +10,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from macros import ROOT
+from macros.api import SCHEMAS as API_SCHEMAS
 from macros.model import Release, SourceRegistry, TopicRegistry
+
+API_SCHEMA_DIR = ROOT / "docs" / "api" / "v1" / "schema"
 
 SCHEMAS = {
     "release.schema.json": Release,
@@ -17,20 +23,27 @@ SCHEMAS = {
 }
 
 
+def _text(schema: dict) -> str:
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
 def schema_texts() -> dict[str, str]:
-    texts = {}
-    for name, model in SCHEMAS.items():
-        schema = model.model_json_schema(mode="validation")
-        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-        texts[name] = json.dumps(schema, indent=2, sort_keys=True) + "\n"
-    return texts
+    """data/schema/: what a release or registry file may contain."""
+    return {name: _text(model.model_json_schema(mode="validation")) for name, model in SCHEMAS.items()}
 
 
-def write_schemas(folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
+def api_schema_texts() -> dict[str, str]:
+    """docs/api/v1/schema/: what each file of the JSON API contains."""
+    return {name: _text(adapter.json_schema()) for name, adapter in API_SCHEMAS.items()}
+
+
+def write_schemas(data_schema_dir: Path, api_schema_dir: Path = API_SCHEMA_DIR) -> list[Path]:
     written = []
-    for name, text in schema_texts().items():
-        path = folder / name
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
+    for folder, texts in ((data_schema_dir, schema_texts()), (api_schema_dir, api_schema_texts())):
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in texts.items():
+            path = folder / name
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
     return written

@@ -6,7 +6,7 @@ import pytest
 from conftest import ROOT
 
 from macros.catalog import Catalog, open_catalog
-from macros.schema import schema_texts
+from macros.schema import API_SCHEMA_DIR, api_schema_texts, schema_texts
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +22,9 @@ def test_schema_files_match_the_model() -> None:
     for name, text in schema_texts().items():
         committed = (ROOT / "data" / "schema" / name).read_text(encoding="utf-8")
         assert committed == text, f"data/schema/{name} is stale: run `make schema`"
+    for name, text in api_schema_texts().items():
+        committed = (API_SCHEMA_DIR / name).read_text(encoding="utf-8")
+        assert committed == text, f"docs/api/v1/schema/{name} is stale: run `make schema`"
 
 
 def test_torchscript_is_deprecated_in_2_10_and_never_removed(catalog: Catalog) -> None:
