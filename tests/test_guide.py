@@ -118,6 +118,11 @@ def test_built_guides_link_every_item_to_its_release_page(real_site: Build) -> N
     count = int(soup.find(id="checklist").find_next("p").get_text().split()[0])
     assert count == len(boxes) > 5
     assert soup.find(id="new-features").find_next("a", href="../releases/2.10.html#new-features") is not None
+    highlights = soup.find(id="new-features").find_next("table")
+    first = highlights.select("tbody tr")[0]
+    assert first.a["href"] == "../releases/2.9.html#stable-libtorch-abi-updates" and "2.9" in first.get_text()
+    completed = soup.find(id="deprecations-completed").find_next("ul")
+    assert completed.find("a", href="#onnx-dynamo-default").find("code").get_text() == "torch.onnx.export"
     toc = {a["href"] for a in soup.select(".md-sidebar--secondary a")}
     assert "#cuda-12-8-wheels-removed" not in toc and "#breaking-changes" in toc
     assert "after 2.8, up to and including 2.12" in " ".join(soup.get_text(" ").split())

@@ -16,6 +16,8 @@ import jinja2
 import markdown
 from markdown.extensions import Extension
 
+from macros.render.html_blocks import set_aside
+
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 
 KIND_LABELS = {
@@ -138,7 +140,9 @@ def environment() -> jinja2.Environment:
         # Compiling the templates is most of the rendering time of a small site.
         bytecode_cache=compiled_template_cache(),
     )
-    env.filters.update(md=md, inline=inline, inline_html=inline_html, plain=plain, indent_md=indent)
+    env.filters.update(
+        md=md, inline=inline, inline_html=inline_html, plain=plain, indent_md=indent, set_aside=set_aside
+    )
     env.globals.update(
         KIND_LABELS=KIND_LABELS,
         EFFECT_LABELS=EFFECT_LABELS,
