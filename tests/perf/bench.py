@@ -187,7 +187,7 @@ def fetch(url: str) -> str:
         return response.read().decode("utf-8")
 
 
-def serve_rebuild_times(project: Path, edits: int = 5) -> list[float]:
+def serve_rebuild_times(project: Path, edits: int = 10) -> list[float]:
     """Seconds from saving data/releases/<latest>.yaml to `mkdocs serve` serving the changed page."""
     release_file = max(
         (project / "data" / "releases").glob("*.yaml"), key=lambda p: tuple(int(part) for part in p.stem.split("."))
