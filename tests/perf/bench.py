@@ -130,8 +130,9 @@ def prepare_baseline(project: Path) -> str:
     docs = project / "baseline-docs"
     shutil.copytree(project / "docs", docs, ignore=shutil.ignore_patterns("*.md"))
     shutil.copytree(dump / "docs", docs, dirs_exist_ok=True)
-    # What our hook generates besides pages (the JSON API and the feed) becomes static files.
-    shutil.copytree(site / "api", docs / "api")
+    # What our hook generates besides pages (the JSON API and the feed) becomes static files, next
+    # to the API's schemas, which are static files in docs/ already.
+    shutil.copytree(site / "api", docs / "api", dirs_exist_ok=True)
     shutil.copy2(site / "feed.xml", docs / "feed.xml")
     ours = yaml.load((project / "mkdocs.yml").read_text(encoding="utf-8"), Loader=ConfigLoader)
     settings = json.loads((dump / "config.json").read_text(encoding="utf-8"))
