@@ -8,12 +8,6 @@ happened. Screenshots go to test-artifacts/screenshots/.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
@@ -21,6 +15,7 @@ from urllib.parse import urlparse
 import pytest
 from chromium import ChromiumMissing, launch, serve_directory
 from conftest import copy_project, run_build
+from servekit import ServeFailed, mkdocs_serve
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
@@ -37,37 +32,11 @@ def site_url(real_site) -> Iterator[str]:
 def serve_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`mkdocs serve` (live reload included) on a copy of the project; yields the site's root URL."""
     project = copy_project(tmp_path_factory.mktemp("serve"), ROOT / "data")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    log = project / "serve.log"
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "--strict", "-a", f"127.0.0.1:{port}"],
-            cwd=project,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        )
     try:
-        # `/` redirects to the mount point taken from site_url's path.
-        yield _wait_for_server(f"http://127.0.0.1:{port}/", process, log)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
-def _wait_for_server(url: str, process: subprocess.Popen, log: Path, timeout: float = 120) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"mkdocs serve exited with {process.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                return response.geturl()
-        except OSError:
-            time.sleep(0.5)
-    pytest.fail(f"mkdocs serve did not answer within {timeout} s:\n{log.read_text()}")
+        with mkdocs_serve(project) as url:
+            yield url
+    except ServeFailed as failure:
+        pytest.fail(str(failure))
 
 
 @pytest.fixture(scope="session")

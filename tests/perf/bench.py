@@ -23,7 +23,6 @@ import itertools
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -40,6 +39,7 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(ROOT / "tests")]
 import synth  # noqa: E402 (a sibling script, not a package)
 from conftest import copy_project  # noqa: E402 (the same project copy the site tests build)
+from servekit import ServeFailed, mkdocs_serve  # noqa: E402 (the same serve the browser tests use)
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
@@ -177,12 +177,6 @@ def measure(label: str, project: Path, runs: int) -> Result:
     return Result(label, pages, guides, size / 1e6, ours_runs, baseline_runs)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def fetch(url: str) -> str:
     with urllib.request.urlopen(url, timeout=10) as response:
         return response.read().decode("utf-8")
@@ -194,34 +188,23 @@ def serve_rebuild_times(project: Path, edits: int = 10) -> list[float]:
         (project / "data" / "releases").glob("*.yaml"), key=lambda p: tuple(int(part) for part in p.stem.split("."))
     )
     page = f"releases/{release_file.stem}.html"
-    port = free_port()
-    log = (project / "serve.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "--strict", "-a", f"127.0.0.1:{port}"],
-        cwd=project,
-        env=ENV,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
     try:
-        base = wait_for(f"http://127.0.0.1:{port}/", process)
-        times = []
-        for number in range(edits):
-            marker = f"Benchmarkedit{number}"
-            text = release_file.read_text(encoding="utf-8")
-            release_file.write_text(mark_summary(text, marker), encoding="utf-8")
-            saved = time.perf_counter()
-            while marker not in fetch(base + page):
-                if time.perf_counter() - saved > 120:
-                    raise SystemExit(f"no rebuild within 120 s; see {project / 'serve.log'}")
-                time.sleep(0.02)
-            times.append(time.perf_counter() - saved)
-            time.sleep(1)  # let live reload settle before the next save
-        return times
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        log.close()
+        with mkdocs_serve(project, timeout=300) as base:
+            times = []
+            for number in range(edits):
+                marker = f"Benchmarkedit{number}"
+                text = release_file.read_text(encoding="utf-8")
+                release_file.write_text(mark_summary(text, marker), encoding="utf-8")
+                saved = time.perf_counter()
+                while marker not in fetch(base + page):
+                    if time.perf_counter() - saved > 120:
+                        raise SystemExit(f"no rebuild within 120 s; see {project / 'serve.log'}")
+                    time.sleep(0.02)
+                times.append(time.perf_counter() - saved)
+                time.sleep(1)  # let live reload settle before the next save
+            return times
+    except ServeFailed as failure:
+        raise SystemExit(str(failure)) from None
 
 
 def mark_summary(text: str, marker: str) -> str:
@@ -232,19 +215,6 @@ def mark_summary(text: str, marker: str) -> str:
         at += 1
     lines[at] = lines[at].rstrip("\n") + f" {marker}\n"
     return "".join(lines)
-
-
-def wait_for(url: str, process: subprocess.Popen, timeout: float = 300) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"mkdocs serve exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                return response.geturl()
-        except OSError:
-            time.sleep(0.25)
-    raise SystemExit("mkdocs serve did not start")
 
 
 def report(results: list[Result], runs: int) -> str:
