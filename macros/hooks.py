@@ -2,7 +2,8 @@
 
 Runs in every `mkdocs build` and `mkdocs serve` rebuild:
 - `on_config`: load and check data/ (cached by mtime+size). Any problem stops the build before
-  anything is written, with every problem listed as file:line:column: field: message.
+  anything is written, with every problem listed as file:line:column: field: message. Also hands
+  the site's Markdown settings to the renderers that convert fragments ahead (`finished_markdown`).
 - `on_files`: add the generated pages as virtual files (`File.generated`), at priority 50 so
   plugins that run later see them.
 - `on_page_content`: put back the finished HTML blocks renderers set aside (render/html_blocks.py),
@@ -34,7 +35,7 @@ from macros.catalog import Catalog, open_catalog  # noqa: E402
 from macros.pages import compare_nav, generated_pages, release_nav  # noqa: E402
 from macros.problems import DataError  # noqa: E402
 from macros.render.html_blocks import forget_all, put_back  # noqa: E402
-from macros.render.text import compiled_template_cache  # noqa: E402
+from macros.render.text import compiled_template_cache, use_site_markdown  # noqa: E402
 
 
 def _catalog(config: MkDocsConfig) -> Catalog:
@@ -46,6 +47,7 @@ def _catalog(config: MkDocsConfig) -> Catalog:
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     forget_all()  # a `mkdocs serve` rebuild starts clean even if the last one failed midway
+    use_site_markdown(config.markdown_extensions, config.mdx_configs)
     catalog = _catalog(config)
     # Counts for the footer. Not named `items`: Jinja would find dict.items before the key.
     config.extra["atlas"] = {

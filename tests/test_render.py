@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FIXTURE_DATA
+from conftest import FIXTURE_DATA, ROOT
 
 from macros.catalog import open_catalog
 from macros.render.home import render_release_list
 from macros.render.html_blocks import put_back, set_aside
 from macros.render.release import render_release_page
-from macros.render.text import inline, inline_html, md, plain
+from macros.render.text import finished_markdown, inline, inline_html, md, plain, use_site_markdown
+
+
+@pytest.fixture(scope="module", autouse=True)
+def site_markdown() -> None:
+    """Item bodies are converted with the site's Markdown settings, which the hook passes on."""
+    from mkdocs.config import load_config
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    use_site_markdown(config.markdown_extensions, config.mdx_configs)
 
 
 def test_raw_html_is_escaped_but_code_spans_are_kept() -> None:
@@ -36,6 +45,14 @@ def test_html_set_aside_goes_back_once_in_place_of_its_marker() -> None:
         put_back(first)
 
 
+def test_finished_markdown_converts_with_the_site_settings_ahead_of_mkdocs() -> None:
+    marker = finished_markdown('**Done** [x](2.9.html#a){ .atlas-badge }\n\n``` python title="After"\nx = 1\n```\n')
+    assert marker.startswith("<!-- atlas-html ")
+    html = put_back(marker)
+    assert '<p><strong>Done</strong> <a class="atlas-badge" href="2.9.html#a">x</a></p>' in html  # attr_list
+    assert '<span class="filename">After</span>' in html and '<span class="n">x</span>' in html  # superfences
+
+
 def test_plain_keeps_names_with_underscores_and_stars() -> None:
     assert plain('`torch._dynamo` and *args, **fast** "quoted"') == "torch._dynamo and *args, fast &quot;quoted&quot;"
 
@@ -45,8 +62,9 @@ def test_release_page_sections_and_anchors() -> None:
     assert page.startswith("# PyTorch 9.1 { #top }")
     assert "### `sum` of bools returns int64 { #silent-sum }" in page
     assert page.index("## Breaking changes") < page.index("## Deprecations") < page.index("## Sources")
-    assert "silent behaviour change" in page
-    assert '``` python title="Before (9.0)"' in page
+    body = put_back(page)
+    assert "silent behaviour change" in body  # the effect badge, in the item body
+    assert '<span class="filename">Before (9.0)</span>' in body and '<span class="filename">After (9.1)</span>' in body
 
 
 def test_release_page_cites_numbered_sources_in_order_of_use() -> None:
@@ -62,8 +80,10 @@ def test_unknown_facts_show_their_reason() -> None:
 
 def test_lifecycle_links_both_ways() -> None:
     catalog = open_catalog(FIXTURE_DATA)
-    assert "[deprecated in 9.0](9.0.md#old-flag-deprecated) → **removed in 9.2**" in render_release_page(catalog, "9.2")
-    assert "**deprecated in 9.0** → [removed in 9.2](9.2.md#old-flag-removed)" in render_release_page(catalog, "9.0")
+    removed = put_back(render_release_page(catalog, "9.2"))
+    assert '<a href="9.0.html#old-flag-deprecated">deprecated in 9.0</a> → <strong>removed in 9.2</strong>' in removed
+    deprecated = put_back(render_release_page(catalog, "9.0"))
+    assert '<strong>deprecated in 9.0</strong> → <a href="9.2.html#old-flag-removed">removed in 9.2</a>' in deprecated
 
 
 def test_release_list_is_newest_first() -> None:

@@ -5,7 +5,9 @@ MkDocs converts each page's Markdown, and raw HTML in it is parsed twice by Pyth
 pages. The change tables of the upgrade guides, which grow with the cube of the releases, are
 HTML already, and that parsing was most of the build at 15 releases. So a renderer sets such a
 block aside and writes a one-line comment in its place; the hook's `on_page_content` puts the
-block back once MkDocs has turned the page into HTML.
+block back once MkDocs has turned the page into HTML. Item bodies on release pages go the same
+way, converted ahead once per distinct text (`text.finished_markdown`), so that a `mkdocs serve`
+rebuild converts only the bodies that changed.
 
 Consequence: MkDocs does not see inside these blocks. Their links must name the built .html
 pages, and links from Markdown must not point at anchors inside them (tests/test_site.py checks

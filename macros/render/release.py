@@ -105,12 +105,13 @@ def _xpu(xpu) -> str:
 
 
 def lifecycle_links(catalog: Catalog, item: Item, prefix: str = "") -> list[tuple[str, str, str]]:
-    """(label, version, link) for each step of the item's lifecycle, when it has more than one."""
+    """(label, version, link) for each step of the item's lifecycle, when it has more than one.
+    Links name the built .html pages: item bodies are converted ahead (`finished_markdown`)."""
     chain = catalog.lifecycle(item.id)
     if len(chain) < 2:
         return []
     return [
-        (KIND_VERBS.get(step.kind, step.kind), release.version, f"{prefix}{release.version}.md#{step.id}")
+        (KIND_VERBS.get(step.kind, step.kind), release.version, f"{prefix}{release.version}.html#{step.id}")
         for release, step in chain
     ]
 
@@ -130,8 +131,8 @@ KIND_VERBS = {
 def item_helpers(catalog: Catalog, citations: Citations, prefix: str) -> dict:
     """What `_item.md.j2` and `_guide_rows.html.j2` need; `prefix` is the path from the page to releases/.
 
-    `release_link` is for Markdown (MkDocs maps the .md link to the page and checks it);
-    `release_href` is for raw HTML, which MkDocs leaves alone, so it names the built page.
+    Both templates produce HTML that MkDocs does not rewrite (finished_markdown, set_aside), so
+    `release_href` and the lifecycle links name the built .html pages.
     """
 
     def previous_of(item: Item) -> str | None:
@@ -142,7 +143,6 @@ def item_helpers(catalog: Catalog, citations: Citations, prefix: str) -> dict:
         "cite": lambda ids: cite(citations, ids),
         "cite_html": lambda ids: cite_html(citations, ids),
         "lifecycle": lambda item: lifecycle_links(catalog, item, prefix),
-        "release_link": lambda item: f"{prefix}{catalog.release_of(item.id).version}.md",
         "release_href": lambda item: f"{prefix}{catalog.release_of(item.id).version}.html",
         "previous_of": previous_of,
     }

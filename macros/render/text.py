@@ -103,6 +103,35 @@ def inline_html(text: str | None) -> str:
     return converted.removeprefix("<p>").removesuffix("</p>")
 
 
+_site_markdown: tuple[str, markdown.Markdown] | None = None
+
+
+def use_site_markdown(extensions: list, configs: dict) -> None:
+    """Set the Markdown extensions and their settings (the site's, from mkdocs.yml) with which
+    `finished_markdown` converts. The MkDocs hook calls it on every build; the converted
+    fragments are kept as long as the settings stay the same, so across `mkdocs serve` rebuilds."""
+    global _site_markdown
+    key = repr((extensions, configs))
+    if _site_markdown is None or _site_markdown[0] != key:
+        _site_markdown = (key, markdown.Markdown(extensions=extensions, extension_configs=configs))
+        _converted.cache_clear()
+
+
+@lru_cache(maxsize=16384)
+def _converted(text: str) -> str:
+    if _site_markdown is None:
+        raise RuntimeError("finished_markdown needs the site's Markdown settings: call use_site_markdown first")
+    return _site_markdown[1].reset().convert(text)
+
+
+def finished_markdown(text: str) -> str:
+    """Convert a Markdown fragment to HTML now, with the site's settings, and set the HTML aside
+    (html_blocks): MkDocs then has only a marker to convert. For fragments that stay the same
+    from build to build, such as the body of each item on a release page, so that a `mkdocs serve`
+    rebuild converts only what changed. MkDocs does not rewrite links inside: name .html pages."""
+    return set_aside(_converted(text))
+
+
 def plain(text: str | None) -> str:
     """Text for HTML attributes such as a link title: no code or bold marks, escaped.
 
@@ -141,7 +170,13 @@ def environment() -> jinja2.Environment:
         bytecode_cache=compiled_template_cache(),
     )
     env.filters.update(
-        md=md, inline=inline, inline_html=inline_html, plain=plain, indent_md=indent, set_aside=set_aside
+        md=md,
+        inline=inline,
+        inline_html=inline_html,
+        plain=plain,
+        indent_md=indent,
+        set_aside=set_aside,
+        finished_markdown=finished_markdown,
     )
     env.globals.update(
         KIND_LABELS=KIND_LABELS,
