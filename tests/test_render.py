@@ -12,13 +12,17 @@ from macros.render.release import render_release_page
 from macros.render.text import finished_markdown, inline, inline_html, md, plain, use_site_markdown
 
 
-@pytest.fixture(scope="module", autouse=True)
-def site_markdown() -> None:
+def use_the_site_settings() -> None:
     """Item bodies are converted with the site's Markdown settings, which the hook passes on."""
     from mkdocs.config import load_config
 
     config = load_config(str(ROOT / "mkdocs.yml"))
     use_site_markdown(config.markdown_extensions, config.mdx_configs)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def site_markdown() -> None:
+    use_the_site_settings()
 
 
 def test_raw_html_is_escaped_but_code_spans_are_kept() -> None:
@@ -51,6 +55,17 @@ def test_finished_markdown_converts_with_the_site_settings_ahead_of_mkdocs() -> 
     html = put_back(marker)
     assert '<p><strong>Done</strong> <a class="atlas-badge" href="2.9.html#a">x</a></p>' in html  # attr_list
     assert '<span class="filename">After</span>' in html and '<span class="n">x</span>' in html  # superfences
+
+
+def test_new_markdown_settings_convert_again_instead_of_reusing_old_html() -> None:
+    fragment = "[x](2.9.html#a){ .atlas-badge }"
+    with_attr_list = put_back(finished_markdown(fragment))
+    use_site_markdown(["tables"], {})
+    try:
+        assert put_back(finished_markdown(fragment)) == '<p><a href="2.9.html#a">x</a>{ .atlas-badge }</p>'
+    finally:
+        use_the_site_settings()  # back to the site's settings for the other tests
+    assert put_back(finished_markdown(fragment)) == with_attr_list
 
 
 def test_plain_keeps_names_with_underscores_and_stars() -> None:

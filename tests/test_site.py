@@ -74,15 +74,16 @@ def test_every_link_inside_the_site_reaches_its_page_and_anchor(real_site: Build
     # rows of the upgrade guides: this checks them all, as a reader's browser would follow them.
     site = real_site.site
 
+    soup = cache(real_site.html)  # each page parsed once, for its links and as a link target
+
     @cache
     def anchors(page: str) -> frozenset[str]:
-        soup = real_site.html(page)
-        return frozenset(tag["id"] for tag in soup.find_all(id=True))
+        return frozenset(tag["id"] for tag in soup(page).find_all(id=True))
 
     pages = [path.relative_to(site).as_posix() for path in site.rglob("*.html") if path.name != "404.html"]
     broken, followed = [], 0
     for page in pages:
-        for link in real_site.html(page).find_all("a", href=True):
+        for link in soup(page).find_all("a", href=True):
             url = urlparse(link["href"])
             if url.scheme or url.netloc:
                 continue

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from macros.catalog import Catalog, Citations
 from macros.install import install_variants
-from macros.model import Cited, Item, Release
+from macros.model import Cited, Item, Release, Source
 from macros.render.text import TIER_LABELS, inline, plain, template
 
 #: Page sections in reading order: (anchor, heading, kinds shown there).
@@ -28,26 +29,24 @@ class PlatformRow:
     cites: str
 
 
-def cite(citations: Citations, source_ids: list[str]) -> str:
-    """Superscript citation links to the numbered source list at the end of the page."""
+def _citations(citations: Citations, source_ids: list[str], link: Callable[[int, Source], str]) -> str:
+    """Superscript citation links, in number order, to the numbered source list at the page's end."""
     if not source_ids:
         return ""
-    links = ", ".join(
-        f'[{number}](#src-{source.id} "{inline(source.title)}")'
-        for number, source in sorted(citations.cite(source_ids), key=lambda pair: pair[0])
-    )
-    return f'<sup class="atlas-cite">[{links}]</sup>'
+    numbered = sorted(citations.cite(source_ids), key=lambda pair: pair[0])
+    return '<sup class="atlas-cite">[' + ", ".join(link(number, source) for number, source in numbered) + "]</sup>"
+
+
+def cite(citations: Citations, source_ids: list[str]) -> str:
+    """Citations for Markdown."""
+    return _citations(citations, source_ids, lambda n, source: f'[{n}](#src-{source.id} "{inline(source.title)}")')
 
 
 def cite_html(citations: Citations, source_ids: list[str]) -> str:
-    """`cite` as HTML, for raw-HTML tables."""
-    if not source_ids:
-        return ""
-    links = ", ".join(
-        f'<a href="#src-{source.id}" title="{plain(source.title)}">{number}</a>'
-        for number, source in sorted(citations.cite(source_ids), key=lambda pair: pair[0])
+    """Citations for finished HTML (guide rows)."""
+    return _citations(
+        citations, source_ids, lambda n, source: f'<a href="#src-{source.id}" title="{plain(source.title)}">{n}</a>'
     )
-    return f'<sup class="atlas-cite">[{links}]</sup>'
 
 
 def _unknown(block: Cited, field: str, value: str) -> str:

@@ -1,4 +1,6 @@
-"""Text helpers shared by the renderers: escaping data for Markdown, labels, the Jinja setup.
+"""Text helpers shared by the renderers: escaping data for Markdown, labels, the Jinja setup, and
+the two conversions done ahead of MkDocs (`inline_html` for guide rows, `finished_markdown` with
+the site's settings for item bodies), whose HTML is set aside (html_blocks).
 
 Data text is Markdown, but raw HTML in it is escaped so that a title such as
 `<script>alert(1)</script>` shows literally. Code spans are left alone because Markdown already
