@@ -15,11 +15,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from macros.catalog import open_catalog
-from macros.coverage import coverage_report
-from macros.permalinks import missing, write_manifest
-from macros.problems import DataError
-from macros.schema import write_schemas
+from macros.dataset.problems import DataError
+from macros.query.catalog import open_catalog
+from macros.query.coverage import coverage_report
+from macros.tools.permalinks import missing, write_manifest
+from macros.tools.schema import write_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 

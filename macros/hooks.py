@@ -1,21 +1,26 @@
-"""MkDocs hook (an edge): check the data, generate one page per release, fill the nav.
+"""MkDocs hook (an edge): the generated pages, the nav, the finished HTML, the watcher.
 
-Runs in every `mkdocs build` and `mkdocs serve` rebuild:
+Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDocs to the library:
 - `on_config`: load and check data/ (cached by mtime+size). Any problem stops the build before
-  anything is written, with every problem listed as file:line:column: field: message. Also hands
-  the site's Markdown settings to the renderers that convert fragments ahead (`finished_markdown`).
-- `on_files`: add the generated pages as virtual files (`File.generated`), at priority 50 so
-  plugins that run later see them.
-- `on_page_content`: put back the finished HTML blocks renderers set aside (render/html_blocks.py),
-  first, so that plugins see each page whole.
-- `on_env`: keep the theme's compiled templates between builds (about 0.25 s of each build).
-- `on_pre_page`: date every page from the data, never from the clock, so that two builds of one
-  commit are byte-identical.
+  anything is written, listing every problem as file:line:column: field: message. Fills the nav
+  sections and the footer's counts from the page registry (`render/pages.py`).
+- `on_files`: adds each registered page, rendered, as a virtual file (`File.generated`), and the
+  JSON API and feed; at priority 50 so that plugins which run later see them. Each page's finished
+  HTML comes back with its Markdown and is kept here, by page, for this build only.
+- `on_page_content`: puts that finished HTML back, first, so that plugins see each page whole.
+- `on_env`: keeps the theme's compiled templates in memory across `mkdocs serve` rebuilds.
+- `on_pre_page`: dates every page from the data, never from the clock (byte-identical builds).
+- `on_serve`: swaps MkDocs' polling watcher (0.5 s) for the operating system's file events.
+
+If the site ever leaves MkDocs' hooks, `python -m macros materialize OUT` writes the same pages
+as plain files and a config without hooks (see README, "Exit plan").
 """
 
 from __future__ import annotations
 
+import logging
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 # MkDocs loads hooks by file path; make the `macros` package importable from the project root.
@@ -26,16 +31,20 @@ if str(ROOT) not in sys.path:
 import jinja2  # noqa: E402
 from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.livereload import LiveReloadServer  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from macros.api import api_files, atom_feed  # noqa: E402
-from macros.catalog import Catalog, open_catalog  # noqa: E402
-from macros.pages import compare_nav, generated_pages, release_nav  # noqa: E402
-from macros.problems import DataError  # noqa: E402
-from macros.render.html_blocks import forget_all, put_back  # noqa: E402
-from macros.render.text import compiled_template_cache, use_site_markdown  # noqa: E402
+from macros.dataset.problems import DataError  # noqa: E402
+from macros.query.catalog import Catalog, open_catalog  # noqa: E402
+from macros.render.markdown import put_back  # noqa: E402
+from macros.render.pages import footer_facts, generated_pages, machine_files, nav_sections  # noqa: E402
+
+log = logging.getLogger("mkdocs.hooks.atlas")
+
+#: Page source path -> its finished HTML blocks, for the build under way (replaced by each on_files).
+_finished_html: dict[str, Mapping[str, str]] = {}
 
 
 def _catalog(config: MkDocsConfig) -> Catalog:
@@ -46,48 +55,60 @@ def _catalog(config: MkDocsConfig) -> Catalog:
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    forget_all()  # a `mkdocs serve` rebuild starts clean even if the last one failed midway
-    use_site_markdown(config.markdown_extensions, config.mdx_configs)
     catalog = _catalog(config)
-    # Counts for the footer. Not named `items`: Jinja would find dict.items before the key.
-    config.extra["atlas"] = {
-        "release_count": len(catalog.releases),
-        "item_count": len(catalog.items),
-        "source_count": len(catalog.sources),
-        "reviewed": catalog.reviewed or catalog.latest.date,
-    }
-    sections = {
-        "Releases": [{"All releases": "releases/index.md"}, *release_nav(catalog)],
-        "Compare": [{"All tables": "compare/index.md"}, *compare_nav()],
-    }
-    for entry in config.nav or []:
-        for title, pages in sections.items():
-            if isinstance(entry, dict) and title in entry:
-                entry[title] = pages
+    # Not named `items`: Jinja would find dict.items before the key.
+    config.extra["atlas"] = footer_facts(catalog)
+    sections = nav_sections(generated_pages(catalog))
+    # A nav entry `Title: <index page>` of mkdocs.yml becomes the section that index page heads.
+    for position, entry in enumerate(config.nav or []):
+        if isinstance(entry, dict) and len(entry) == 1:
+            ((title, target),) = entry.items()
+            if isinstance(target, str) and target in sections:
+                config.nav[position] = {title: sections[target]}
     return config
 
 
 @event_priority(50)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     catalog = _catalog(config)
+    _finished_html.clear()
     for page in generated_pages(catalog):
-        files.append(File.generated(config, page.path, content=page.source()))
+        rendered = page.build(catalog)
+        files.append(File.generated(config, page.path, content=rendered.markdown))
+        _finished_html[page.path] = rendered.finished_html
     site_url = config.site_url or "http://127.0.0.1:8000/"
-    machine_files = {**api_files(catalog, site_url), "feed.xml": atom_feed(catalog, site_url, config.site_name)}
-    for path, text in machine_files.items():
+    for path, text in machine_files(catalog, site_url, config.site_name).items():
         files.append(File.generated(config, path, content=text))
     return files
 
 
 @event_priority(100)
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    return put_back(html)
+    return put_back(html, _finished_html.get(page.file.src_uri, {}))
+
+
+class _MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept for the life of the process, keyed by template source."""
+
+    def __init__(self) -> None:
+        self._store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self._store:
+            bucket.bytecode_from_string(self._store[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._store[bucket.key] = bucket.bytecode_to_string()
+
+
+_theme_templates = _MemoryBytecodeCache()
 
 
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-    # MkDocs makes a new theme environment per build, so without a cache it compiles Material's
-    # ~70 templates again on every build and every `mkdocs serve` rebuild.
-    env.bytecode_cache = compiled_template_cache()
+    # MkDocs makes a new theme environment per build, so without a cache every `mkdocs serve`
+    # rebuild compiles Material's ~70 templates again. Memory, not disk: a cold build gains nothing
+    # from writing a cache it will never read.
+    env.bytecode_cache = _theme_templates
     return env
 
 
@@ -96,3 +117,24 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
     # the gzip header of sitemap.xml.gz. The data's review date is the day the content last changed.
     page.update_date = config.extra["atlas"]["reviewed"]
     return page
+
+
+def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder: object) -> LiveReloadServer:
+    # MkDocs 1.6 polls every watched folder twice a second, so a saved file waits up to 0.5 s
+    # before the rebuild starts. The OS's file events (inotify, FSEvents, ...) report it at once.
+    # `_watched_paths` is MkDocs 1.6's own record; on any other shape, keep polling.
+    from watchdog.observers import Observer
+
+    watched = getattr(server, "_watched_paths", None)
+    if not isinstance(watched, dict) or server.observer.is_alive():
+        return server
+    counts = dict(watched)
+    for path, count in counts.items():
+        for _ in range(count):
+            server.unwatch(path)
+    server.observer = Observer()
+    for path, count in counts.items():
+        for _ in range(count):
+            server.watch(path)
+    log.debug("watching %s with file system events", ", ".join(counts))
+    return server

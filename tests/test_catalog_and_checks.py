@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURE_DATA
 
-from macros.catalog import Catalog, open_catalog
-from macros.install import cuda_tag, install_variants
-from macros.pages import generated_pages, release_nav
+from macros.query.catalog import Catalog, open_catalog
+from macros.query.install import cuda_tag, install_variants
+from macros.render.pages import NAV_SECTIONS, generated_pages, nav_sections
 
 
 @pytest.fixture(scope="module")
@@ -65,11 +65,27 @@ def test_install_commands_come_from_the_platform_block(catalog: Catalog) -> None
 
 
 def test_pages_and_nav_follow_the_data(catalog: Catalog) -> None:
-    assert [p.path for p in generated_pages(catalog)][:3] == [
-        "releases/9.2.md",
-        "releases/9.1.md",
-        "releases/9.0.md",
+    pages = generated_pages(catalog)
+    assert [p.path for p in pages][:3] == ["releases/9.2.md", "releases/9.1.md", "releases/9.0.md"]
+    sections = nav_sections(pages)
+    assert set(sections) == set(NAV_SECTIONS)
+    assert sections["releases/index.md"][:2] == [
+        {"All releases": "releases/index.md"},
+        {"PyTorch 9.2": "releases/9.2.md"},
     ]
-    assert release_nav(catalog)[0] == {"PyTorch 9.2": "releases/9.2.md"}
-    stub = generated_pages(catalog)[0].source()
-    assert 'release_page("9.2")' in stub and "render_macros: true" in stub
+    assert next(iter(sections["compare/index.md"][0])) == "All tables"
+
+
+def test_generated_pages_are_rendered_markdown_not_macro_calls(catalog: Catalog) -> None:
+    page = generated_pages(catalog)[0].build(catalog)
+    front, _, body = page.markdown.partition("\n---\n\n")
+    assert front.startswith('---\ntitle: "PyTorch 9.2"')
+    assert "render_macros" not in front and "{{" not in body
+    assert body.startswith("# PyTorch 9.2 { #top }")
+
+
+def test_guides_are_left_out_of_search_and_nav(catalog: Catalog) -> None:
+    guides = [page for page in generated_pages(catalog) if page.path.startswith("upgrade/")]
+    assert [page.path for page in guides] == ["upgrade/9.0-to-9.1.md", "upgrade/9.0-to-9.2.md", "upgrade/9.1-to-9.2.md"]
+    assert all(not page.searchable and page.section is None for page in guides)
+    assert "search:\n  exclude: true" in guides[0].front_matter()

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURE_DATA, Build
 
-from macros import compare
-from macros.catalog import Catalog, open_catalog
+from macros.query import tables as compare
+from macros.query.catalog import Catalog, open_catalog
 from macros.render.charts import cadence_chart, lifecycle_chart
 
 
@@ -27,8 +27,8 @@ def test_platform_cells_mark_changes_and_unknowns(fixture: Catalog) -> None:
     assert table.columns == ["9.0", "9.1", "9.2"]
     python = row(table, "Python")
     assert [c.changed for c in python.cells] == [False, True, True]
-    xpu = row(table, "Intel XPU support package")
-    assert xpu.cells[0].text == "unknown" and xpu.cells[0].unknown == "Not published."
+    xpu = row(table, "Intel XPU")
+    assert xpu.cells[0].text == "wheels available" and xpu.cells[0].unknown == "Not published."
     drops = row(table, "GPU architectures dropped")
     assert drops.cells[1].link == "../releases/9.1.md#volta-gone"
 
@@ -97,3 +97,19 @@ def test_built_compare_pages(real_site: Build) -> None:
     assert facts.find("svg", class_="atlas-chart").find("title").get_text() == "Release cadence and size"
     features = real_site.html("compare/feature-status.html")
     assert "FlexAttention backends" in features.get_text()
+
+
+def test_release_page_comparison_table_and_guide_share_one_list_of_platform_facts(fixture: Catalog) -> None:
+    from macros.query.catalog import Citations
+    from macros.query.guide import upgrade_guide
+    from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS
+    from macros.render.release import platform_rows
+
+    labels = [fact.label for fact in PLATFORM_FACTS] + [DROPS_LABEL]
+    assert len(set(labels)) == len(labels)
+    release = fixture.release("9.1")
+    on_release_page = list(dict.fromkeys(r.label for r in platform_rows(release, Citations(fixture))))
+    in_table = [r.label for r in compare.platforms_table(fixture).rows]
+    in_guide = [r.label for r in upgrade_guide(fixture, "9.0", "9.2").delta][: len(labels)]
+    assert on_release_page == in_table == labels
+    assert in_guide == [*labels[:-1], f"{DROPS_LABEL} on the way"]

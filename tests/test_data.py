@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import ROOT
 
-from macros.catalog import Catalog, open_catalog
-from macros.schema import API_SCHEMA_DIR, api_schema_texts, schema_texts
+from macros.query.catalog import Catalog, open_catalog
+from macros.tools.schema import API_SCHEMA_DIR, api_schema_texts, schema_texts
 
 
 @pytest.fixture(scope="module")

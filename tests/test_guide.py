@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from conftest import FIXTURE_DATA, ROOT, Build
 
-from macros.catalog import Catalog, open_catalog
-from macros.guide import all_pairs, upgrade_guide
+from macros.query.catalog import Catalog, open_catalog
+from macros.query.guide import all_pairs, upgrade_guide
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def test_platform_delta_goes_from_a_to_b(fixture: Catalog) -> None:
         True,
     )
     assert rows["CUDA of `pip install torch`"].after == "13.0"
-    assert "Volta (sm70) (cu128, 9.1)" in rows["GPU architectures dropped on the way"].after
+    assert "Volta (sm70) from cu128 (9.1)" in rows["GPU architectures dropped on the way"].after
     assert any("Python 3.10 is no longer supported" in note for note in guide.checks_first)
 
 

@@ -11,8 +11,8 @@ import feedparser
 import jsonschema
 from conftest import ROOT, Build
 
-from macros.catalog import open_catalog
-from macros.permalinks import MANIFEST, missing, published, write_manifest
+from macros.query.catalog import open_catalog
+from macros.tools.permalinks import MANIFEST, missing, published, write_manifest
 
 
 def load(site: Build, path: str):

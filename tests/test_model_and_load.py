@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from macros.load import load_file
-from macros.model import Item, Release, SourceRegistry, version_key
+from macros.dataset.load import load_file
+from macros.dataset.model import Item, Release, SourceRegistry, version_key
 
 
 def write(tmp_path: Path, text: str, name: str = "sources.yaml") -> Path:

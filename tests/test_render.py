@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
+import jinja2
 import pytest
-from conftest import FIXTURE_DATA, ROOT
+from conftest import FIXTURE_DATA
 
-from macros.catalog import open_catalog
+from macros.dataset.vocabulary import ALL, literal_values
+from macros.query.catalog import open_catalog
+from macros.render import markdown as module
 from macros.render.home import render_release_list
-from macros.render.html_blocks import put_back, set_aside
-from macros.render.release import render_release_page
-from macros.render.text import finished_markdown, inline, inline_html, md, plain, use_site_markdown
-
-
-def use_the_site_settings() -> None:
-    """Item bodies are converted with the site's Markdown settings, which the hook passes on."""
-    from mkdocs.config import load_config
-
-    config = load_config(str(ROOT / "mkdocs.yml"))
-    use_site_markdown(config.markdown_extensions, config.mdx_configs)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def site_markdown() -> None:
-    use_the_site_settings()
+from macros.render.markdown import environment, inline, inline_html, md, plain, put_back, render
+from macros.render.release import SECTIONS, render_release_page
 
 
 def test_raw_html_is_escaped_but_code_spans_are_kept() -> None:
@@ -40,32 +29,40 @@ def test_inline_html_converts_data_markdown_as_one_table_cell_would() -> None:
     assert inline_html(None) == inline_html("") == ""
 
 
-def test_html_set_aside_goes_back_once_in_place_of_its_marker() -> None:
-    first, second = set_aside("<table>a</table>"), set_aside("<table>b</table>")
-    page = f"<h2>x</h2>\n{first}\n<p>y</p>\n{second}"
-    assert put_back(page, keep=True) == "<h2>x</h2>\n<table>a</table>\n<p>y</p>\n<table>b</table>"
-    assert put_back(page) == "<h2>x</h2>\n<table>a</table>\n<p>y</p>\n<table>b</table>"
-    with pytest.raises(LookupError, match="already put back"):
-        put_back(first)
+def test_finished_html_comes_back_with_its_page_not_from_module_state() -> None:
+    first = render_string("# A\n\n{% filter set_aside %}<table>{{ x }}</table>{% endfilter %}\n", x=1)
+    second = render_string("# A\n\n{% filter set_aside %}<table>{{ x }}</table>{% endfilter %}\n", x=2)
+    # Each rendering numbers its own blocks: the same marker, different HTML, no shared state.
+    assert first.markdown == second.markdown == "# A\n\n<!-- atlas-html 1 -->"
+    assert first.whole() == "# A\n\n<table>1</table>" and second.whole() == "# A\n\n<table>2</table>"
+    assert put_back("<p>x</p>\n<!-- atlas-html 1 -->", first.finished_html) == "<p>x</p>\n<table>1</table>"
+    with pytest.raises(LookupError, match="atlas-html 2"):
+        put_back("<!-- atlas-html 2 -->", first.finished_html)
 
 
-def test_finished_markdown_converts_with_the_site_settings_ahead_of_mkdocs() -> None:
-    marker = finished_markdown('**Done** [x](2.9.html#a){ .atlas-badge }\n\n``` python title="After"\nx = 1\n```\n')
-    assert marker.startswith("<!-- atlas-html ")
-    html = put_back(marker)
-    assert '<p><strong>Done</strong> <a class="atlas-badge" href="2.9.html#a">x</a></p>' in html  # attr_list
-    assert '<span class="filename">After</span>' in html and '<span class="n">x</span>' in html  # superfences
+def render_string(source: str, **context: object):
+    """Render a template given as text through `render`, by registering it under a name."""
 
-
-def test_new_markdown_settings_convert_again_instead_of_reusing_old_html() -> None:
-    fragment = "[x](2.9.html#a){ .atlas-badge }"
-    with_attr_list = put_back(finished_markdown(fragment))
-    use_site_markdown(["tables"], {})
+    env = environment()
+    env.loader = jinja2.DictLoader({"test.j2": source})
+    saved, module._ENV = module._ENV, env
     try:
-        assert put_back(finished_markdown(fragment)) == '<p><a href="2.9.html#a">x</a>{ .atlas-badge }</p>'
+        return render("test.j2", **context)
     finally:
-        use_the_site_settings()  # back to the site's settings for the other tests
-    assert put_back(finished_markdown(fragment)) == with_attr_list
+        module._ENV = saved
+
+
+def test_every_value_of_every_vocabulary_has_its_wording() -> None:
+    for vocabulary, literal in ALL:
+        assert vocabulary.values == tuple(sorted(literal_values(literal), key=vocabulary.values.index))
+        assert set(vocabulary.values) == set(literal_values(literal)), vocabulary.field
+        for term in vocabulary:
+            assert term.label and term.verb and term.style.startswith("atlas-"), term
+
+
+def test_every_kind_has_one_section_on_release_pages() -> None:
+    kinds_ = [kind for _, _, kinds in SECTIONS for kind in kinds]
+    assert sorted(kinds_) == sorted(literal_values(ALL[0][1]))
 
 
 def test_plain_keeps_names_with_underscores_and_stars() -> None:
@@ -74,31 +71,32 @@ def test_plain_keeps_names_with_underscores_and_stars() -> None:
 
 def test_release_page_sections_and_anchors() -> None:
     page = render_release_page(open_catalog(FIXTURE_DATA), "9.1")
-    assert page.startswith("# PyTorch 9.1 { #top }")
-    assert "### `sum` of bools returns int64 { #silent-sum }" in page
-    assert page.index("## Breaking changes") < page.index("## Deprecations") < page.index("## Sources")
-    body = put_back(page)
-    assert "silent behaviour change" in body  # the effect badge, in the item body
-    assert '<span class="filename">Before (9.0)</span>' in body and '<span class="filename">After (9.1)</span>' in body
+    assert page.finished_html == {}  # a release page is all Markdown, checked and linked by MkDocs
+    text = page.markdown
+    assert text.startswith("# PyTorch 9.1 { #top }")
+    assert "### `sum` of bools returns int64 { #silent-sum }" in text
+    assert text.index("## Breaking changes") < text.index("## Deprecations") < text.index("## Sources")
+    assert "silent behaviour change" in text  # the effect badge, in the item body
+    assert 'title="Before (9.0)"' in text and 'title="After (9.1)"' in text
 
 
 def test_release_page_cites_numbered_sources_in_order_of_use() -> None:
-    page = render_release_page(open_catalog(FIXTURE_DATA), "9.1")
+    page = render_release_page(open_catalog(FIXTURE_DATA), "9.1").markdown
     assert '1. <span id="src-notes"></span>[Made-up release notes](https://example.org/notes)' in page
     assert '2. <span id="src-robot"></span>' in page
 
 
 def test_unknown_facts_show_their_reason() -> None:
-    page = render_release_page(open_catalog(FIXTURE_DATA), "9.0")
+    page = render_release_page(open_catalog(FIXTURE_DATA), "9.0").markdown
     assert "Unknown: Not published." in page
 
 
 def test_lifecycle_links_both_ways() -> None:
     catalog = open_catalog(FIXTURE_DATA)
-    removed = put_back(render_release_page(catalog, "9.2"))
-    assert '<a href="9.0.html#old-flag-deprecated">deprecated in 9.0</a> → <strong>removed in 9.2</strong>' in removed
-    deprecated = put_back(render_release_page(catalog, "9.0"))
-    assert '<strong>deprecated in 9.0</strong> → <a href="9.2.html#old-flag-removed">removed in 9.2</a>' in deprecated
+    removed = render_release_page(catalog, "9.2").markdown
+    assert "[deprecated in 9.0](9.0.md#old-flag-deprecated) → **removed in 9.2**" in removed
+    deprecated = render_release_page(catalog, "9.0").markdown
+    assert "**deprecated in 9.0** → [removed in 9.2](9.2.md#old-flag-removed)" in deprecated
 
 
 def test_release_list_is_newest_first() -> None:

@@ -27,14 +27,3 @@ def test_two_builds_of_the_real_data_are_byte_identical(real_site: Build, tmp_pa
     differing = [path for path in first if first[path] != second[path]]
     assert differing == []
     assert "sitemap.xml.gz" in first and len(first) > 100
-
-
-def test_compiled_templates_of_the_theme_and_ours_are_kept_for_the_next_build(tmp_path: Path) -> None:
-    cache = tmp_path / "tmp"
-    cache.mkdir()
-    build = run_build(copy_project(tmp_path, ROOT / "tests" / "fixtures" / "data"), {"TMPDIR": str(cache)})
-    assert build.returncode == 0, build.output
-    # Jinja keeps each compiled template as marshalled code that names its source file.
-    compiled = b"".join(path.read_bytes() for path in cache.rglob("*.cache"))
-    assert b"material/templates/base.html" in compiled  # the theme (via the hook's on_env)
-    assert b"macros/templates/release.md.j2" in compiled  # ours

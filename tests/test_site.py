@@ -9,7 +9,7 @@ from urllib.parse import unquote, urlparse
 
 from conftest import ROOT, Build
 
-from macros.catalog import open_catalog
+from macros.query.catalog import open_catalog
 
 
 def test_real_site_has_a_page_per_release_with_every_item_anchored(real_site: Build) -> None:
@@ -147,7 +147,7 @@ def test_renamed_items_keep_their_old_anchor(fixture_site: Build) -> None:
 
 
 def test_footer_states_the_data_counts_and_review_date(real_site: Build) -> None:
-    from macros.catalog import open_catalog
+    from macros.query.catalog import open_catalog
 
     catalog = open_catalog(real_site.project / "data")
     footer = " ".join(real_site.html("api.html").select_one(".atlas-provenance").get_text().split())

@@ -1,5 +1,7 @@
-"""Stage 5 of the flow (data -> load -> model -> checks -> catalog -> **render** -> edges).
+"""Renderers: the third stage. Pure functions from the catalog to text; they never write files.
 
-Pure functions `render_<view>(catalog, ...) -> str` that return Markdown. They read the catalog,
-fill the Jinja fragments in `macros/templates/`, and never touch files or MkDocs.
+`markdown` (escaping, the Jinja setup, finished-HTML blocks) -> one module per view: `release`,
+`upgrade`, `compare` (+ `charts`), `home`, `about`, and for machines `api` and `feed`. `pages` is
+the registry of generated pages: path, title, description, search, section and renderer of each.
+Templates for the Markdown live in `macros/templates/`.
 """

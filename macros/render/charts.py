@@ -10,8 +10,8 @@ import datetime as dt
 import html
 import math
 
-from macros.catalog import Catalog
-from macros.compare import Table
+from macros.query.catalog import Catalog
+from macros.query.tables import Table
 
 
 def _e(text: str) -> str:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from macros import compare
-from macros.catalog import Catalog
-from macros.compare import Cell, Table
+from macros.query import tables as compare
+from macros.query.catalog import Catalog
+from macros.query.tables import Cell, Row, Table
 from macros.render.charts import cadence_chart, lifecycle_chart
-from macros.render.text import template
+from macros.render.markdown import Rendered, render, render_markdown
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,6 @@ class ComparePage:
     title: str
     description: str
     build: Callable[[Catalog], Table]
-    first_column: str
     chart: Callable[[Catalog, Table], str] | None = None
 
 
@@ -29,14 +28,12 @@ PAGES: tuple[ComparePage, ...] = (
         "Python, CUDA with cuDNN and NCCL, the default pip wheel, ROCm, XPU, macOS for MPS, C++ "
         "standard and dropped GPU architectures for every PyTorch release, side by side.",
         compare.platforms_table,
-        "Platform",
     ),
     ComparePage(
         "companions",
         "Companion library versions",
         "Which torchvision, torchaudio, torchao and torchcodec go with each PyTorch release, and the Python range.",
         compare.companions_table,
-        "torch",
     ),
     ComparePage(
         "lifecycle",
@@ -44,7 +41,6 @@ PAGES: tuple[ComparePage, ...] = (
         "Every deprecated or removed PyTorch API and platform: when it was deprecated, when it "
         "was removed, and what replaces it.",
         compare.lifecycle_table,
-        "What",
         lambda catalog, table: lifecycle_chart(catalog, table),
     ),
     ComparePage(
@@ -53,14 +49,12 @@ PAGES: tuple[ComparePage, ...] = (
         "Features that appear in several PyTorch releases and their status in each: stable, "
         "beta, prototype or API-unstable.",
         compare.feature_status_table,
-        "Feature",
     ),
     ComparePage(
         "release-facts",
         "Release facts",
         "PyTorch release dates, days between releases, commits, contributors and patch releases.",
         compare.release_facts_table,
-        "Release",
         lambda catalog, table: cadence_chart(catalog),
     ),
 )
@@ -84,19 +78,17 @@ def cell_markdown(cell: Cell) -> str:
     return text.replace("|", "\\|")
 
 
-def render_compare_page(catalog: Catalog, name: str) -> str:
+def render_compare_page(catalog: Catalog, name: str) -> Rendered:
     spec = page(name)
     table = spec.build(catalog)
     chart = spec.chart(catalog, table) if spec.chart else None
-    return template("compare.md.j2").render(
-        spec=spec, table=table, chart=chart, cell=cell_markdown, row_label=_row_label
-    )
+    return render("compare.md.j2", spec=spec, table=table, chart=chart, cell=cell_markdown, row_label=_row_label)
 
 
-def _row_label(row) -> str:
+def _row_label(row: Row) -> str:
     anchor = f'<span id="{row.id}"></span>' if row.id else ""
     return anchor + row.label.replace("|", "\\|")
 
 
 def render_compare_index(catalog: Catalog) -> str:
-    return template("compare_index.md.j2").render(pages=PAGES)
+    return render_markdown("compare_index.md.j2", pages=PAGES)

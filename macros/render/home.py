@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from macros.catalog import Catalog
-from macros.render.text import template
+from macros.query.catalog import Catalog
+from macros.render.markdown import render_markdown
 
 
 def render_latest_release(catalog: Catalog) -> str:
-    return template("latest.md.j2").render(release=catalog.latest, catalog=catalog)
+    return render_markdown("latest.md.j2", release=catalog.latest, catalog=catalog)
 
 
 def render_release_list(catalog: Catalog, prefix: str = "releases/") -> str:
@@ -19,4 +19,4 @@ def render_release_list(catalog: Catalog, prefix: str = "releases/") -> str:
             for kind in ("highlight", "breaking", "deprecation", "removal")
         }
         rows.append((release, counts))
-    return template("release_list.md.j2").render(rows=rows, prefix=prefix)
+    return render_markdown("release_list.md.j2", rows=rows, prefix=prefix)

@@ -1,16 +1,19 @@
-"""Renderer for one release page (`releases/X.Y.html`)."""
+"""Renderer for one release page (`releases/X.Y.html`): facts, platform, install, items, sources."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from macros.catalog import Catalog, Citations
-from macros.install import install_variants
-from macros.model import Cited, Item, Release, Source
-from macros.render.text import TIER_LABELS, inline, plain, template
+from macros.dataset.model import Item, Release, Source
+from macros.dataset.vocabulary import KINDS, TIERS
+from macros.query.catalog import Catalog, Citations
+from macros.query.install import install_variants
+from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS
+from macros.render.markdown import Rendered, inline, plain, render
 
-#: Page sections in reading order: (anchor, heading, kinds shown there).
+#: Page sections in reading order: (anchor, heading, kinds shown there). Every kind has one
+#: section (a test checks); the kinds' own wording is in dataset/vocabulary.py.
 SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("highlights", "Highlights", ("highlight",)),
     ("breaking-changes", "Breaking changes", ("breaking",)),
@@ -49,90 +52,43 @@ def cite_html(citations: Citations, source_ids: list[str]) -> str:
     )
 
 
-def _unknown(block: Cited, field: str, value: str) -> str:
-    if field in block.unknown:
-        return f"Unknown: {inline(block.unknown[field])}"
-    return value
-
-
 def platform_rows(release: Release, citations: Citations) -> list[PlatformRow]:
-    p = release.platform
-    python, cuda, cpp = p.python, p.cuda, p.cpp
-
-    def builds(entries) -> str:
-        parts = []
-        for build in entries:
-            extras = [
-                f"cuDNN {build.cudnn}" if build.cudnn else "",
-                f"NCCL {build.nccl}" if build.nccl else "",
-            ]
-            extra = ", ".join(e for e in extras if e)
-            parts.append(f"{build.version}" + (f" ({extra})" if extra else ""))
-        return "<br>".join(parts) or "none"
-
-    rows = [
-        ("Python", f"{python.min} to {python.max}", python),
-        ("Free-threaded Python", ", ".join(python.free_threaded) or "none", python),
-        ("Experimental / preview Python", ", ".join(python.experimental) or "none", python),
-        ("CUDA (stable)", builds(cuda.stable), cuda),
-        ("CUDA (experimental)", builds(cuda.experimental), cuda),
-        ("CUDA of `pip install torch`", _unknown(cuda, "default_wheel", cuda.default_wheel or ""), cuda),
-        ("ROCm", ", ".join(p.rocm.stable), p.rocm),
-        ("Intel XPU", _xpu(p.xpu), p.xpu),
-        ("macOS for MPS", _unknown(p.macos, "mps_min", f"macOS {p.macos.mps_min} or newer"), p.macos),
-        ("C++ to include the headers", _unknown(cpp, "headers", cpp.headers or ""), cpp),
-        ("C++ to build from source", _unknown(cpp, "source_build", cpp.source_build or ""), cpp),
-    ]
-    result = [PlatformRow(label, value, cite(citations, block.sources)) for label, value, block in rows]
-    for drop in p.architectures_dropped:
+    """The release's platform facts (the list every view shares), then its dropped architectures."""
+    rows = []
+    for fact in PLATFORM_FACTS:
+        value = fact.read(release)
+        text = value.text or ""
+        if value.unknown is not None:
+            text += ("; " if text else "") + f"Unknown: {inline(value.unknown)}"
+        rows.append(PlatformRow(fact.label, text, cite(citations, list(value.sources))))
+    for drop in release.platform.architectures_dropped:
         value = f"{inline(drop.architectures)} from {', '.join(drop.wheels)}"
         if drop.instead:
             value += f"; use {inline(drop.instead)}"
         if drop.item:
             value += f" ([details](#{drop.item}))"
-        result.append(PlatformRow("GPU architectures dropped", value, cite(citations, drop.sources)))
-    if not p.architectures_dropped:
-        result.append(PlatformRow("GPU architectures dropped", "none", ""))
-    return result
+        rows.append(PlatformRow(DROPS_LABEL, value, cite(citations, drop.sources)))
+    if not release.platform.architectures_dropped:
+        rows.append(PlatformRow(DROPS_LABEL, "none", ""))
+    return rows
 
 
-def _xpu(xpu) -> str:
-    if not xpu.wheels:
-        return "no wheels"
-    package = _unknown(xpu, "support_package", f"support package {xpu.support_package}")
-    return f"wheels available; {package}"
-
-
-def lifecycle_links(catalog: Catalog, item: Item, prefix: str = "") -> list[tuple[str, str, str]]:
-    """(label, version, link) for each step of the item's lifecycle, when it has more than one.
-    Links name the built .html pages: item bodies are converted ahead (`finished_markdown`)."""
+def lifecycle_links(catalog: Catalog, item: Item, link: Callable[[str, str], str]) -> list[tuple[str, str, str]]:
+    """(verb, version, link) for each step of the item's lifecycle, when it has more than one."""
     chain = catalog.lifecycle(item.id)
     if len(chain) < 2:
         return []
-    return [
-        (KIND_VERBS.get(step.kind, step.kind), release.version, f"{prefix}{release.version}.html#{step.id}")
-        for release, step in chain
-    ]
+    return [(KINDS[step.kind].verb, release.version, link(release.version, step.id)) for release, step in chain]
 
 
-KIND_VERBS = {
-    "deprecation": "deprecated",
-    "removal": "removed",
-    "breaking": "changed",
-    "platform": "changed",
-    "feature": "introduced",
-    "highlight": "introduced",
-    "improvement": "improved",
-    "regression": "regressed",
-}
+def item_helpers(catalog: Catalog, citations: Citations, *, finished_html: bool, prefix: str) -> dict:
+    """What `item.j2` needs. `prefix` is the path from the page to releases/. Links in Markdown
+    name the .md source, which MkDocs checks and rewrites; links in finished HTML (guide rows)
+    skip MkDocs and so name the built .html page."""
+    suffix = ".html" if finished_html else ".md"
 
-
-def item_helpers(catalog: Catalog, citations: Citations, prefix: str) -> dict:
-    """What `_item.md.j2` and `_guide_rows.html.j2` need; `prefix` is the path from the page to releases/.
-
-    Both templates produce HTML that MkDocs does not rewrite (finished_markdown, set_aside), so
-    `release_href` and the lifecycle links name the built .html pages.
-    """
+    def link(version: str, anchor: str) -> str:
+        return f"{prefix}{version}{suffix}#{anchor}"
 
     def previous_of(item: Item) -> str | None:
         before = catalog.previous(catalog.release_of(item.id))
@@ -141,8 +97,8 @@ def item_helpers(catalog: Catalog, citations: Citations, prefix: str) -> dict:
     return {
         "cite": lambda ids: cite(citations, ids),
         "cite_html": lambda ids: cite_html(citations, ids),
-        "lifecycle": lambda item: lifecycle_links(catalog, item, prefix),
-        "release_href": lambda item: f"{prefix}{catalog.release_of(item.id).version}.html",
+        "lifecycle": lambda item: lifecycle_links(catalog, item, link),
+        "item_link": lambda item, anchor=None: link(catalog.release_of(item.id).version, anchor or item.id),
         "previous_of": previous_of,
     }
 
@@ -172,7 +128,7 @@ def size_text(release: Release, previous: Release | None) -> str:
     return " from ".join(parts) + since
 
 
-def render_release_page(catalog: Catalog, version: str) -> str:
+def render_release_page(catalog: Catalog, version: str) -> Rendered:
     release = catalog.release(version)
     citations = Citations(catalog)
     previous = catalog.previous(release)
@@ -180,7 +136,8 @@ def render_release_page(catalog: Catalog, version: str) -> str:
     sections = [
         (anchor, title, [item for item in release.items if item.kind in kinds]) for anchor, title, kinds in SECTIONS
     ]
-    return template("release.md.j2").render(
+    return render(
+        "release.md.j2",
         release=release,
         size=size_text(release, previous),
         upgrade_links=upgrade_links(catalog, release),
@@ -190,9 +147,9 @@ def render_release_page(catalog: Catalog, version: str) -> str:
         platform=platform_rows(release, citations),
         installs=install_variants(release),
         catalog=catalog,
-        **item_helpers(catalog, citations, prefix=""),
+        **item_helpers(catalog, citations, finished_html=False, prefix=""),
         claimants=lambda dispute: ", ".join(
-            f"{inline(catalog.sources[s].publisher)} ({TIER_LABELS[catalog.sources[s].tier]})" + cite(citations, [s])
+            f"{inline(catalog.sources[s].publisher)} ({TIERS.label(catalog.sources[s].tier)})" + cite(citations, [s])
             for s in dispute.claimed_by
         ),
         citations=citations,

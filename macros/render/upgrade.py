@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from macros.catalog import Catalog, Citations
-from macros.guide import all_pairs, upgrade_guide
+from macros.query.catalog import Catalog, Citations
+from macros.query.guide import all_pairs, upgrade_guide
+from macros.render.markdown import Rendered, render, render_markdown
 from macros.render.release import item_helpers
-from macros.render.text import template
 
 
-def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> str:
+def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
     guide = upgrade_guide(catalog, start, end)
     citations = Citations(catalog)
     became_removals = [
@@ -17,19 +17,21 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> str:
         if any(step.kind == "deprecation" for _, step in catalog.lifecycle(entry.item.id) if step.id != entry.item.id)
     ]
     disputes = [(release, dispute) for release in guide.crossed for dispute in release.disputes]
-    return template("upgrade.md.j2").render(
+    return render(
+        "upgrade.md.j2",
         guide=guide,
         catalog=catalog,
         became_removals=became_removals,
         disputes=disputes,
         citations=citations,
-        **item_helpers(catalog, citations, prefix="../releases/"),
+        **item_helpers(catalog, citations, finished_html=True, prefix="../releases/"),
     )
 
 
 def render_upgrade_index(catalog: Catalog) -> str:
     versions = [release.version for release in catalog.releases]
-    return template("upgrade_index.md.j2").render(
+    return render_markdown(
+        "upgrade_index.md.j2",
         versions=versions,
         pairs=set(all_pairs(catalog)),
         latest=versions[-1],

@@ -13,12 +13,11 @@ import os
 from pathlib import Path
 
 import yaml
+from macros.render.html_blocks import put_back
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
-
-from macros.render.html_blocks import put_back
 
 DUMP = Path(os.environ["ATLAS_BENCH_DUMP"])
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import get_args
 
-from macros.catalog import Catalog
-from macros.model import Cited, Kind, Release
+from macros.dataset.model import Cited, Kind, Release
+from macros.query.catalog import Catalog
 
 KINDS: tuple[str, ...] = get_args(Kind)
 

@@ -1,23 +1,21 @@
-"""Render stage for machines: the static JSON API (`api/v1/...`) and the Atom feed (`feed.xml`).
+"""Renderer for machines: the static JSON API (`api/v1/...`).
 
-Built from the same catalog and guide queries as the pages; never hand-written. Each function
-returns `{path: text}`; the MkDocs hook adds them to the site as generated files. The schemas of
-these files depend on the code only, so they are written once by `make schema` into docs/.
+Built from the same catalog and guide queries as the pages (a guide is computed once for both);
+never hand-written. `api_files` returns `{path: text}`; the edge adds them to the site. The schemas
+of these files depend on the code only, so they are written once by `make schema` into docs/.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from typing import Any
-from xml.sax.saxutils import escape
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from macros.catalog import Catalog
-from macros.checks import cited_sources
-from macros.guide import all_pairs, upgrade_guide
-from macros.model import Item, Platform, Release, Source
+from macros.dataset.checks import cited_sources
+from macros.dataset.model import Item, Platform, Release, Source
+from macros.query.catalog import Catalog
+from macros.query.guide import all_pairs, upgrade_guide
 
 API = "api/v1"
 
@@ -69,14 +67,16 @@ class ReleaseDocument(BaseModel):
     sources: list[Source]
 
 
-#: The published JSON Schemas (`api/v1/schema/`), one per kind of file. They are committed under
-#: docs/ by `make schema` (macros/schema.py) rather than generated on each build.
-SCHEMAS: dict[str, Any] = {
-    "releases.schema.json": TypeAdapter(list[ReleaseSummary]),
-    "release.schema.json": TypeAdapter(ReleaseDocument),
-    "items.schema.json": TypeAdapter(list[ItemRecord]),
-    "upgrade.schema.json": TypeAdapter(GuideRecord),
-}
+def api_schemas() -> dict[str, TypeAdapter]:
+    """The published JSON Schemas (`api/v1/schema/`), one per kind of file. They are committed
+    under docs/ by `make schema` (macros/tools/schema.py) rather than generated on each build,
+    and built only when asked for: a site build does not need them."""
+    return {
+        "releases.schema.json": TypeAdapter(list[ReleaseSummary]),
+        "release.schema.json": TypeAdapter(ReleaseDocument),
+        "items.schema.json": TypeAdapter(list[ItemRecord]),
+        "upgrade.schema.json": TypeAdapter(GuideRecord),
+    }
 
 
 def _dump(value: Any) -> str:
@@ -153,35 +153,3 @@ def guide_record(catalog: Catalog, start: str, end: str, site_url: str) -> dict[
         features=ids(guide.features),
         regressions=ids(guide.regressions),
     ).model_dump(mode="json")
-
-
-def atom_feed(catalog: Catalog, site_url: str, title: str) -> str:
-    """An Atom (RFC 4287) feed of releases, newest first. Dates come from the data, not the clock."""
-    base = site_url.rstrip("/") + "/"
-
-    def stamp(date: str) -> str:
-        return dt.date.fromisoformat(date).strftime("%Y-%m-%dT00:00:00Z")
-
-    entries = []
-    for release in reversed(catalog.releases):
-        url = f"{base}releases/{release.version}.html"
-        entries.append(
-            "  <entry>\n"
-            f"    <title>PyTorch {escape(release.version)}</title>\n"
-            f'    <link rel="alternate" type="text/html" href="{escape(url)}"/>\n'
-            f"    <id>{escape(url)}</id>\n"
-            f"    <updated>{stamp(release.date)}</updated>\n"
-            f"    <published>{stamp(release.date)}</published>\n"
-            f'    <summary type="text">{escape(release.summary)}</summary>\n'
-            "  </entry>\n"
-        )
-    return (
-        '<?xml version="1.0" encoding="utf-8"?>\n'
-        '<feed xmlns="http://www.w3.org/2005/Atom">\n'
-        f"  <title>{escape(title)}: PyTorch releases</title>\n"
-        f'  <link rel="self" type="application/atom+xml" href="{escape(base)}feed.xml"/>\n'
-        f'  <link rel="alternate" type="text/html" href="{escape(base)}"/>\n'
-        f"  <id>{escape(base)}feed.xml</id>\n"
-        f"  <updated>{stamp(catalog.latest.date)}</updated>\n"
-        "  <author><name>PyTorch Release Atlas</name></author>\n" + "".join(entries) + "</feed>\n"
-    )

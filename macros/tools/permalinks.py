@@ -10,7 +10,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import Path
 
-MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "permalinks.txt"
+MANIFEST = Path(__file__).resolve().parents[2] / "tests" / "permalinks.txt"
 #: Built files that are not content pages.
 SKIP = {"404.html"}
 

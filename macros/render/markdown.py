@@ -1,16 +1,24 @@
-"""Text helpers shared by the renderers: escaping data for Markdown, labels, the Jinja setup, and
-the two conversions done ahead of MkDocs (`inline_html` for guide rows, `finished_markdown` with
-the site's settings for item bodies), whose HTML is set aside (html_blocks).
+"""Renderers' shared tools: data text made safe for Markdown, the Jinja setup, finished HTML.
 
 Data text is Markdown, but raw HTML in it is escaped so that a title such as
 `<script>alert(1)</script>` shows literally. Code spans are left alone because Markdown already
 escapes their content.
+
+Finished HTML skips Markdown. A template wraps a block that is HTML already in
+`{% filter set_aside %}`: the page's Markdown gets a one-line marker instead, and the block comes
+back with the page as a value (`Rendered.finished_html`), for the edge to put in after MkDocs has
+converted the page (`put_back`). The upgrade guides' change tables, whose rows add up to the cube
+of the releases, go this way: Python's HTML parser would otherwise read every row twice (Markdown's
+block parser, then MkDocs' anchor scan), most of the build at 15 releases. MkDocs does not see
+inside these blocks: their links name the built .html pages, and tests/test_site.py follows them.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,46 +26,9 @@ import jinja2
 import markdown
 from markdown.extensions import Extension
 
-from macros.render.html_blocks import set_aside
+from macros.dataset.vocabulary import EFFECTS, KINDS, STATUSES, TIERS, VERDICTS
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
-
-KIND_LABELS = {
-    "highlight": "Highlight",
-    "feature": "New feature",
-    "improvement": "Improvement",
-    "breaking": "Breaking change",
-    "deprecation": "Deprecation",
-    "removal": "Removal",
-    "platform": "Platform change",
-    "regression": "Known regression",
-}
-EFFECT_LABELS = {
-    "error": "raises an error",
-    "warning": "warns",
-    "silent": "silent behaviour change",
-    "performance": "changes performance",
-    "packaging": "packaging / install",
-}
-STATUS_LABELS = {
-    "stable": "Stable",
-    "beta": "Beta",
-    "prototype": "Prototype",
-    "api-unstable": "API-unstable",
-}
-TIER_LABELS = {
-    "official-notes": "official release notes",
-    "official-blog": "official blog",
-    "mirror": "faithful mirror",
-    "community": "community table",
-    "secondary": "secondary article",
-    "ai-generated": "AI-generated article",
-}
-VERDICT_LABELS = {
-    "rejected": "Rejected",
-    "corrected": "Corrected",
-    "unresolved": "Unresolved",
-}
 
 
 def md(text: str | None) -> str:
@@ -105,35 +76,6 @@ def inline_html(text: str | None) -> str:
     return converted.removeprefix("<p>").removesuffix("</p>")
 
 
-_site_markdown: tuple[str, markdown.Markdown] | None = None
-
-
-def use_site_markdown(extensions: list, configs: dict) -> None:
-    """Set the Markdown extensions and their settings (the site's, from mkdocs.yml) with which
-    `finished_markdown` converts. The MkDocs hook calls it on every build; the converted
-    fragments are kept as long as the settings stay the same, so across `mkdocs serve` rebuilds."""
-    global _site_markdown
-    key = repr((extensions, configs))
-    if _site_markdown is None or _site_markdown[0] != key:
-        _site_markdown = (key, markdown.Markdown(extensions=extensions, extension_configs=configs))
-        _converted.cache_clear()
-
-
-@lru_cache(maxsize=16384)
-def _converted(text: str) -> str:
-    if _site_markdown is None:
-        raise RuntimeError("finished_markdown needs the site's Markdown settings: call use_site_markdown first")
-    return _site_markdown[1].reset().convert(text)
-
-
-def finished_markdown(text: str) -> str:
-    """Convert a Markdown fragment to HTML now, with the site's settings, and set the HTML aside
-    (html_blocks): MkDocs then has only a marker to convert. For fragments that stay the same
-    from build to build, such as the body of each item on a release page, so that a `mkdocs serve`
-    rebuild converts only what changed. MkDocs does not rewrite links inside: name .html pages."""
-    return set_aside(_converted(text))
-
-
 def plain(text: str | None) -> str:
     """Text for HTML attributes such as a link title: no code or bold marks, escaped.
 
@@ -148,12 +90,51 @@ def indent(text: str, width: int = 4) -> str:
     return "\n".join(pad + line if line.strip() else line for line in text.splitlines())
 
 
-def compiled_template_cache() -> jinja2.BytecodeCache:
-    """Where compiled Jinja templates are kept between builds: the user's temp folder, keyed by
-    each template's source, so an edited template is simply compiled again. Shared by our
-    templates and (through the hook) the theme's, which MkDocs would otherwise compile anew on
-    every build and every `mkdocs serve` rebuild."""
-    return jinja2.FileSystemBytecodeCache()
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered page: its Markdown, and the finished HTML each of its markers stands for."""
+
+    markdown: str
+    finished_html: Mapping[str, str] = field(default_factory=dict)
+
+    def whole(self) -> str:
+        """The Markdown with the finished HTML written in as raw HTML, for a build without our hook
+        (plain MkDocs parses it, more slowly, to the same page)."""
+        return put_back(self.markdown, self.finished_html)
+
+
+class _Aside:
+    """Collects the finished HTML blocks of one rendering."""
+
+    def __init__(self) -> None:
+        self.blocks: dict[str, str] = {}
+
+    def keep(self, html: str) -> str:
+        marker = f"<!-- atlas-html {len(self.blocks) + 1} -->"
+        self.blocks[marker] = html
+        return marker
+
+
+_MARKER = re.compile(r"<!-- atlas-html \d+ -->")
+
+
+def put_back(text: str, blocks: Mapping[str, str]) -> str:
+    """Replace each marker in `text` with its block."""
+
+    def block(match: re.Match[str]) -> str:
+        if match.group(0) not in blocks:
+            raise LookupError(f"no finished HTML for {match.group(0)} (a rendering bug)")
+        return blocks[match.group(0)]
+
+    return _MARKER.sub(block, text)
+
+
+@jinja2.pass_context
+def _set_aside(context: jinja2.runtime.Context, html: str) -> str:
+    aside = context.get("_aside")
+    if not isinstance(aside, _Aside):
+        raise RuntimeError("set_aside used in a template rendered without render() (a rendering bug)")
+    return aside.keep(html)
 
 
 def environment() -> jinja2.Environment:
@@ -168,8 +149,6 @@ def environment() -> jinja2.Environment:
         # Templates are part of the code: `mkdocs serve` restarts for them like for Python files,
         # so skip the file check Jinja would otherwise make on each of the thousands of includes.
         auto_reload=False,
-        # Compiling the templates is most of the rendering time of a small site.
-        bytecode_cache=compiled_template_cache(),
     )
     env.filters.update(
         md=md,
@@ -177,24 +156,32 @@ def environment() -> jinja2.Environment:
         inline_html=inline_html,
         plain=plain,
         indent_md=indent,
-        set_aside=set_aside,
-        finished_markdown=finished_markdown,
+        set_aside=_set_aside,
     )
-    env.globals.update(
-        KIND_LABELS=KIND_LABELS,
-        EFFECT_LABELS=EFFECT_LABELS,
-        STATUS_LABELS=STATUS_LABELS,
-        TIER_LABELS=TIER_LABELS,
-        VERDICT_LABELS=VERDICT_LABELS,
-    )
+    env.globals.update(KINDS=KINDS, EFFECTS=EFFECTS, STATUSES=STATUSES, TIERS=TIERS, VERDICTS=VERDICTS)
     return env
 
 
 _ENV: jinja2.Environment | None = None
 
 
-def template(name: str) -> jinja2.Template:
+def _template(name: str) -> jinja2.Template:
     global _ENV
     if _ENV is None:
         _ENV = environment()
     return _ENV.get_template(name)
+
+
+def render(name: str, **context: object) -> Rendered:
+    """Fill template `name`; blocks it sets aside come back with the Markdown."""
+    aside = _Aside()
+    markdown = _template(name).render(_aside=aside, **context)
+    return Rendered(markdown, aside.blocks)
+
+
+def render_markdown(name: str, **context: object) -> str:
+    """Fill template `name`, which sets nothing aside (fragments for hand-written pages)."""
+    rendered = render(name, **context)
+    if rendered.finished_html:
+        raise RuntimeError(f"{name} sets HTML aside; use render() and put it back (a rendering bug)")
+    return rendered.markdown

@@ -1,8 +1,8 @@
-"""Stage 1 of the flow (data -> **load** -> model -> checks -> catalog -> render -> edges).
+"""Loading stage: the only module that reads data files (data -> **load** -> model -> checks).
 
-The only module that reads data files. It parses YAML into a node tree (C loader), remembers where
-every value sits, rejects what PyYAML would silently accept (duplicate keys, tabs, non-UTF-8), and
-validates the result against `model.py`. Every problem comes back with file:line:column and field.
+It parses YAML into a node tree (C loader), remembers where every value sits, rejects what PyYAML
+would silently accept (duplicate keys, tabs, non-UTF-8), and validates the result against
+`model.py`. Every problem comes back with file:line:column and field.
 
 Contract: `load_file(path, model)` returns `(record or None, positions, problems)`; it never raises
 for bad data.
@@ -17,8 +17,8 @@ from typing import Any, Generic, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from macros.problems import Path as FieldPath
-from macros.problems import Problem, format_path
+from macros.dataset.problems import Path as FieldPath
+from macros.dataset.problems import Problem, format_path
 
 Model = TypeVar("Model", bound=BaseModel)
 

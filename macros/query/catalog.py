@@ -1,4 +1,4 @@
-"""Stage 4 of the flow (data -> load -> model -> checks -> **catalog** -> render -> edges).
+"""Queries: the catalog, the entry point to the validated data.
 
 Queries over the validated data: releases in version order, items by id, the releases a guide
 crosses, lifecycle chains, and the numbered citations of a page. `open_catalog` is the one entry
@@ -8,15 +8,18 @@ size or modification time changes, so the hook and every macro share one parsed 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any, TypeVar
 
-from macros.checks import Dataset, run_checks
-from macros.load import Loaded, display_name, load_file
-from macros.model import Dispute, Item, Release, Source, SourceRegistry, Topic, TopicRegistry, version_key
-from macros.problems import DataError, Problem
+from macros.dataset.checks import Dataset, run_checks
+from macros.dataset.load import Loaded, display_name, load_file
+from macros.dataset.model import Dispute, Item, Release, Source, SourceRegistry, Topic, TopicRegistry, version_key
+from macros.dataset.problems import DataError, Problem
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,14 @@ class Catalog:
     sources: dict[str, Source]
     reviewed: str | None = None
     topics: dict[str, Topic] = field(default_factory=dict)
+    # Answers computed from this catalog, kept as long as it lives (one build, or until the data
+    # changes under `mkdocs serve`): an upgrade guide is computed once for its page and its JSON.
+    _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @cached_property
     def by_version(self) -> dict[str, Release]:

@@ -1,4 +1,4 @@
-"""Stage 2 of the flow (data -> load -> **model** -> checks -> catalog -> render -> edges).
+"""Loading stage (data -> load -> **model** -> checks | queries | renderers | edges).
 
 Frozen, typed records for the release data. YAML keys equal attribute names; every model forbids
 unknown keys, so a typo is an error, not a silently ignored field. Rules that need more than one
@@ -21,31 +21,9 @@ from pydantic import (
     model_validator,
 )
 
-# --- vocabularies -------------------------------------------------------------------------------
+from macros.dataset.vocabulary import CHANGE_KINDS, Effect, Kind, Status, Tier, Verdict
 
-Tier = Literal["official-notes", "official-blog", "mirror", "community", "secondary", "ai-generated"]
-#: Higher number = more trustworthy. Disputes are resolved towards the higher tier.
-TIER_RANK: dict[str, int] = {
-    "official-notes": 6,
-    "official-blog": 5,
-    "mirror": 4,
-    "community": 3,
-    "secondary": 2,
-    "ai-generated": 1,
-}
-
-Kind = Literal[
-    "highlight",
-    "feature",
-    "improvement",
-    "breaking",
-    "deprecation",
-    "removal",
-    "platform",
-    "regression",
-]
-#: Kinds that change what a user's existing code or install does; they must say how they hit.
-CHANGE_KINDS: frozenset[str] = frozenset({"breaking", "deprecation", "removal", "platform"})
+# --- vocabularies (wording and order in vocabulary.py) --------------------------------------------
 
 Area = Literal[
     "autograd",
@@ -71,9 +49,6 @@ Area = Literal[
     "tensor",
     "xpu",
 ]
-Status = Literal["stable", "beta", "prototype", "api-unstable"]
-Effect = Literal["error", "warning", "silent", "performance", "packaging"]
-Verdict = Literal["rejected", "corrected", "unresolved"]
 Companion = Literal["torchvision", "torchaudio", "torchao", "torchcodec"]
 DisputedField = Literal[
     "date",

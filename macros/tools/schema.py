@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 
 from macros import ROOT
-from macros.api import SCHEMAS as API_SCHEMAS
-from macros.model import Release, SourceRegistry, TopicRegistry
+from macros.dataset.model import Release, SourceRegistry, TopicRegistry
+from macros.render.api import api_schemas
 
 API_SCHEMA_DIR = ROOT / "docs" / "api" / "v1" / "schema"
 
@@ -35,7 +35,7 @@ def schema_texts() -> dict[str, str]:
 
 def api_schema_texts() -> dict[str, str]:
     """docs/api/v1/schema/: what each file of the JSON API contains."""
-    return {name: _text(adapter.json_schema()) for name, adapter in API_SCHEMAS.items()}
+    return {name: _text(adapter.json_schema()) for name, adapter in api_schemas().items()}
 
 
 def write_schemas(data_schema_dir: Path, api_schema_dir: Path = API_SCHEMA_DIR) -> list[Path]:

@@ -1,4 +1,4 @@
-"""Catalog-level query: the content of an upgrade guide from release A to release B.
+"""Queries: the content of an upgrade guide from release A to release B.
 
 Range semantics: a guide covers the changes introduced in the releases after A, up to and
 including B (`Catalog.crossed`). Lifecycles are folded so each thing appears once:
@@ -13,12 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from macros.catalog import Catalog
-from macros.model import Item, Release, version_key
-
-#: Silent changes hurt most: they come first.
-EFFECT_ORDER = ("silent", "error", "warning", "performance", "packaging")
-FEATURE_KINDS = ("highlight", "feature", "improvement")
+from macros.dataset.model import Item, Release, version_key
+from macros.dataset.vocabulary import EFFECTS, FEATURE_KINDS
+from macros.query.catalog import Catalog
+from macros.query.platform import COMPANIONS, DROPS_LABEL, PLATFORM_FACTS, companion_text, drop_text
 
 
 @dataclass(frozen=True)
@@ -62,7 +60,7 @@ class UpgradeGuide:
 
     def counts_by_effect(self) -> list[tuple[str, int]]:
         counts = Counter(entry.item.effect for entry in self.changes)
-        return [(effect, counts[effect]) for effect in EFFECT_ORDER]
+        return [(effect, counts[effect]) for effect in EFFECTS.values]
 
     def counts_by_area(self) -> list[tuple[str, int]]:
         return sorted(Counter(entry.item.area for entry in self.changes).items())
@@ -93,6 +91,11 @@ def completion(catalog: Catalog, item: Item, end: Release) -> Entry | None:
 
 
 def upgrade_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
+    """The guide from `start` to `end`, computed once per catalog (its page and its JSON share it)."""
+    return catalog.memo(("upgrade_guide", start, end), lambda: _compute_guide(catalog, start, end))
+
+
+def _compute_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
     if version_key(start) >= version_key(end):
         raise ValueError(f"an upgrade guide goes from an older to a newer release, not {start} to {end}")
     guide = UpgradeGuide(catalog.release(start), catalog.release(end), catalog.crossed(start, end))
@@ -120,51 +123,29 @@ def upgrade_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
         for i in r.items
         if i.kind == "deprecation" and completion(catalog, i, guide.end) is None
     ]
-    guide.breaking.sort(key=lambda e: (EFFECT_ORDER.index(e.item.effect or "packaging"), e.release.key))
+    # Silent changes hurt most: the effect vocabulary lists them first.
+    guide.breaking.sort(key=lambda e: (EFFECTS.rank(e.item.effect or "packaging"), e.release.key))
     guide.delta = platform_delta(guide.start, guide.end, guide.crossed)
     guide.checks_first = checks_first(guide)
     return guide
 
 
 def platform_delta(start: Release, end: Release, crossed: tuple[Release, ...]) -> list[DeltaRow]:
-    def cuda_wheels(release: Release) -> str:
-        cuda = release.platform.cuda
-        stable = [b.version for b in cuda.stable]
-        experimental = [f"{b.version} (experimental)" for b in cuda.experimental]
-        return ", ".join(stable + experimental)
-
-    def companion(release: Release, name: str) -> str:
-        found = next((c for c in release.companions if c.name == name), None)
-        return (found.version or "no release") if found else "not recorded"
-
-    a, b = start.platform, end.platform
-    rows = [
-        DeltaRow("Python", f"{a.python.min} to {a.python.max}", f"{b.python.min} to {b.python.max}"),
-        DeltaRow(
-            "Free-threaded Python",
-            ", ".join(a.python.free_threaded) or "none",
-            ", ".join(b.python.free_threaded) or "none",
-        ),
-        DeltaRow(
-            "CUDA of `pip install torch`",
-            a.cuda.default_wheel or "unknown",
-            b.cuda.default_wheel or "unknown",
-        ),
-        DeltaRow("CUDA wheels", cuda_wheels(start), cuda_wheels(end)),
-        DeltaRow("ROCm", ", ".join(a.rocm.stable), ", ".join(b.rocm.stable)),
-        DeltaRow("macOS for MPS", a.macos.mps_min or "unknown", b.macos.mps_min or "unknown"),
-        DeltaRow("C++ for the headers", a.cpp.headers or "unknown", b.cpp.headers or "unknown"),
-        DeltaRow("C++ to build from source", a.cpp.source_build or "unknown", b.cpp.source_build or "unknown"),
-    ]
-    dropped = [
-        f"{d.architectures} ({', '.join(d.wheels)}, {r.version})"
-        for r in crossed
-        for d in r.platform.architectures_dropped
-    ]
-    rows.append(DeltaRow("GPU architectures dropped on the way", "", "; ".join(dropped) or ""))
-    for name in ("torchvision", "torchaudio", "torchao", "torchcodec"):
-        rows.append(DeltaRow(name, companion(start, name), companion(end, name)))
+    """Every platform fact before and after, the drops on the way, then the companion libraries."""
+    rows = []
+    for fact in PLATFORM_FACTS:
+        before, after = (fact.read(release).text for release in (start, end))
+        rows.append(
+            DeltaRow(fact.label, "unknown" if before is None else before, "unknown" if after is None else after)
+        )
+    dropped = [f"{drop_text(d)} ({r.version})" for r in crossed for d in r.platform.architectures_dropped]
+    rows.append(DeltaRow(f"{DROPS_LABEL} on the way", "", "; ".join(dropped)))
+    rows += [DeltaRow(name, companion_text(start, name), companion_text(end, name)) for name in COMPANIONS]
     return rows
+
+
+def _known(text: str | None) -> str:
+    return "unknown" if text is None else text
 
 
 def checks_first(guide: UpgradeGuide) -> list[str]:

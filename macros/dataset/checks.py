@@ -1,4 +1,4 @@
-"""Stage 3 of the flow (data -> load -> model -> **checks** -> catalog -> render -> edges).
+"""Loading stage, last step: rules that span records and files (after `load`, before any query).
 
 Rules that span records and files, run after every file has loaded. One rule = one function that
 returns its problems, each with the file:line:column of the value at fault. `run_checks` runs them
@@ -12,10 +12,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from macros.load import Loaded
-from macros.model import TIER_RANK, Release, SourceRegistry, TopicRegistry, version_key
-from macros.problems import Path as FieldPath
-from macros.problems import Problem, format_path
+from macros.dataset.load import Loaded
+from macros.dataset.model import Release, SourceRegistry, TopicRegistry, version_key
+from macros.dataset.problems import Path as FieldPath
+from macros.dataset.problems import Problem, format_path
+from macros.dataset.vocabulary import TIERS
 
 
 @dataclass(frozen=True)
@@ -172,9 +173,10 @@ def disputes_favour_better_sources(data: Dataset) -> Iterator[Problem]:
         for index, dispute in enumerate(loaded.record.disputes):
             if dispute.verdict != "rejected":
                 continue
-            claimed = max(TIER_RANK.get(tiers.get(s, ""), 0) for s in dispute.claimed_by)
-            best = max(TIER_RANK.get(tiers.get(s, ""), 0) for s in dispute.sources)
-            if best and claimed and best < claimed:
+            # Unknown source ids are reported by `sources_exist`; here they simply do not count.
+            claimed = [TIERS.rank(tiers[s]) for s in dispute.claimed_by if s in tiers]
+            settled = [TIERS.rank(tiers[s]) for s in dispute.sources if s in tiers]
+            if claimed and settled and min(settled) > min(claimed):
                 message = (
                     "the rejected claim comes from a better source than its resolution; "
                     "cite the source that settles it, or mark it corrected or unresolved"

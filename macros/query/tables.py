@@ -1,4 +1,4 @@
-"""Catalog-level queries for the comparison tables (`compare/<table>.html`).
+"""Queries: the comparison tables (`compare/<table>.html`).
 
 Each function returns a `Table`: columns and rows of cells that know whether they changed from
 the previous release, whether a source disputes them, why they are unknown, and which item or
@@ -11,8 +11,18 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from macros.catalog import Catalog
-from macros.model import Cited, Item, Release
+from macros.dataset.model import Item, Release
+from macros.dataset.vocabulary import KINDS
+from macros.query.catalog import Catalog
+from macros.query.platform import (
+    COMPANIONS,
+    DROPS_FIELD,
+    DROPS_LABEL,
+    PLATFORM_FACTS,
+    companion_text,
+    disputed,
+    drops_text,
+)
 
 
 @dataclass(frozen=True)
@@ -33,7 +43,8 @@ class Row:
 
 @dataclass
 class Table:
-    columns: list[str]
+    corner: str  # heading of the first column, over the row labels
+    columns: list[str]  # headings of the other columns, one per cell of a row
     rows: list[Row]
     facets: tuple[str, ...] = ()
 
@@ -44,121 +55,51 @@ def item_link(release: Release, item: Item) -> str:
 
 def _disputed(release: Release, field_name: str) -> str | None:
     """Link to a dispute about this fact, or about the whole block it belongs to."""
-    for dispute in release.disputes:
-        if any(field_name == f or field_name.startswith(f + ".") for f in dispute.fields):
-            return f"../releases/{release.version}.md#{dispute.id}"
-    return None
-
-
-def _value(block: Cited, name: str, text: str) -> tuple[str, str | None]:
-    if name in block.unknown:
-        return "unknown", block.unknown[name]
-    return text, None
-
-
-def _builds(builds) -> str:
-    parts = []
-    for b in builds:
-        extras = ", ".join(x for x in (f"cuDNN {b.cudnn}" if b.cudnn else "", f"NCCL {b.nccl}" if b.nccl else "") if x)
-        parts.append(f"{b.version} ({extras})" if extras else b.version)
-    return "<br>".join(parts) or "none"
-
-
-#: (row label, disputed-field key, function release -> (text, unknown reason))
-PLATFORM_ROWS = (
-    ("Python", "platform.python", lambda r: (f"{r.platform.python.min} to {r.platform.python.max}", None)),
-    (
-        "Free-threaded builds",
-        "platform.python",
-        lambda r: (", ".join(r.platform.python.free_threaded) or "none", None),
-    ),
-    (
-        "Experimental Python",
-        "platform.python",
-        lambda r: (", ".join(r.platform.python.experimental) or "none", None),
-    ),
-    ("CUDA (stable)", "platform.cuda.stable", lambda r: (_builds(r.platform.cuda.stable), None)),
-    (
-        "CUDA (experimental)",
-        "platform.cuda.experimental",
-        lambda r: (_builds(r.platform.cuda.experimental), None),
-    ),
-    (
-        "CUDA of `pip install torch`",
-        "platform.cuda.default_wheel",
-        lambda r: _value(r.platform.cuda, "default_wheel", r.platform.cuda.default_wheel or ""),
-    ),
-    ("ROCm", "platform.rocm", lambda r: (", ".join(r.platform.rocm.stable), None)),
-    (
-        "Intel XPU support package",
-        "platform.xpu",
-        lambda r: _value(r.platform.xpu, "support_package", r.platform.xpu.support_package or "no wheels"),
-    ),
-    (
-        "macOS for MPS",
-        "platform.macos",
-        lambda r: _value(r.platform.macos, "mps_min", f"{r.platform.macos.mps_min}+"),
-    ),
-    (
-        "C++ for the headers",
-        "platform.cpp",
-        lambda r: _value(r.platform.cpp, "headers", r.platform.cpp.headers or ""),
-    ),
-    (
-        "C++ to build from source",
-        "platform.cpp",
-        lambda r: _value(r.platform.cpp, "source_build", r.platform.cpp.source_build or ""),
-    ),
-)
+    dispute = disputed(release, field_name)
+    return f"../releases/{release.version}.md#{dispute}" if dispute else None
 
 
 def platforms_table(catalog: Catalog) -> Table:
+    """Platform facts (rows) by release (columns), from the one list in `platform.py`."""
     releases = catalog.releases
     rows = []
-    for label, disputed_field, read in PLATFORM_ROWS:
+    for fact in PLATFORM_FACTS:
         cells, previous = [], None
         for release in releases:
-            text, unknown = read(release)
+            value = fact.read(release)
+            text = value.text if value.text is not None else "unknown"
             cells.append(
                 Cell(
                     text,
                     changed=previous is not None and text != previous,
-                    disputed=_disputed(release, disputed_field),
-                    unknown=unknown,
+                    disputed=_disputed(release, fact.disputed_field),
+                    unknown=value.unknown,
                 )
             )
             previous = text
-        rows.append(Row(label, cells))
+        rows.append(Row(fact.label, cells))
     drops = []
     for release in releases:
         entries = release.platform.architectures_dropped
-        text = "; ".join(f"{d.architectures} from {', '.join(d.wheels)}" for d in entries) or "none"
         link = f"../releases/{release.version}.md#{entries[0].item}" if entries and entries[0].item else None
         drops.append(
-            Cell(
-                text,
-                link=link,
-                changed=bool(entries),
-                disputed=_disputed(release, "platform.architectures_dropped"),
-            )
+            Cell(drops_text(release), link=link, changed=bool(entries), disputed=_disputed(release, DROPS_FIELD))
         )
-    rows.append(Row("GPU architectures dropped", drops))
-    return Table([r.version for r in releases], rows)
-
-
-COMPANIONS = ("torchvision", "torchaudio", "torchao", "torchcodec")
+    rows.append(Row(DROPS_LABEL, drops))
+    return Table("Platform", [r.version for r in releases], rows)
 
 
 def companions_table(catalog: Catalog) -> Table:
+    """Releases (rows, newest first) by companion library and Python range (columns)."""
     rows = []
     for release in reversed(catalog.releases):
         cells = []
         for name in COMPANIONS:
             found = next((c for c in release.companions if c.name == name), None)
             if found is None:
-                cells.append(Cell("not recorded", unknown="No source gives it."))
+                cells.append(Cell(companion_text(release, name), unknown="No source gives it."))
                 continue
-            text = found.version or "no release"
+            text = companion_text(release, name)
             text += "".join(f"<br>{version} with {patch}" for patch, version in found.with_patches.items())
             cells.append(
                 Cell(
@@ -167,10 +108,10 @@ def companions_table(catalog: Catalog) -> Table:
                     disputed=_disputed(release, f"companions.{name}"),
                 )
             )
-        python = release.platform.python
-        cells.append(Cell(f"{python.min} to {python.max}", disputed=_disputed(release, "platform.python")))
+        python = PLATFORM_FACTS[0].read(release)
+        cells.append(Cell(python.text or "unknown", disputed=_disputed(release, "platform.python")))
         rows.append(Row(release.version, cells, id=f"torch-{release.version.replace('.', '-')}"))
-    return Table(["torch", *COMPANIONS, "Python"], rows)
+    return Table("torch", [*COMPANIONS, "Python"], rows)
 
 
 def lifecycle_table(catalog: Catalog) -> Table:
@@ -207,7 +148,12 @@ def lifecycle_table(catalog: Catalog) -> Table:
             ]
             anchor = (deprecated or removed or chain[0])[1].id
             rows.append(Row(first.title, cells, id=f"lc-{anchor}"))
-    return Table(["Area", "Deprecated in", "Removed in", "Replacement", "Status"], rows, facets=("Area", "Status"))
+    return Table(
+        "What", ["Area", "Deprecated in", "Removed in", "Replacement", "Status"], rows, facets=("Area", "Status")
+    )
+
+
+_LIFECYCLE_KINDS = frozenset({"deprecation", "removal", "breaking"})
 
 
 def feature_status_table(catalog: Catalog) -> Table:
@@ -227,19 +173,12 @@ def feature_status_table(catalog: Catalog) -> Table:
                 cells.append(Cell(""))
                 continue
             item = items[0]
-            label = item.status or (
-                "deprecated"
-                if item.kind == "deprecation"
-                else "removed"
-                if item.kind == "removal"
-                else "changed"
-                if item.kind == "breaking"
-                else "not labelled"
-            )
+            # An item without a status says what happened to the feature: "deprecated", "removed".
+            label = item.status or (KINDS[item.kind].verb if item.kind in _LIFECYCLE_KINDS else "not labelled")
             extra = f" (+{len(items) - 1})" if len(items) > 1 else ""
             cells.append(Cell(f"{label}{extra}", link=item_link(release, item)))
         rows.append(Row(topic.title, cells, id=f"topic-{topic.id}"))
-    return Table([r.version for r in releases], rows)
+    return Table("Feature", [r.version for r in releases], rows)
 
 
 def release_facts_table(catalog: Catalog) -> Table:
@@ -277,4 +216,4 @@ def release_facts_table(catalog: Catalog) -> Table:
             )
         )
         previous = release
-    return Table(["Released", "Days since previous", "Commits", "Contributors", "Patch releases"], rows)
+    return Table("Release", ["Released", "Days since previous", "Commits", "Contributors", "Patch releases"], rows)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from macros.model import Release
+from macros.dataset.model import Release
 
 INDEX = "https://download.pytorch.org/whl"
 

@@ -1,0 +1,131 @@
+"""Loading stage: the closed vocabularies of the data, each value's wording and style in one place.
+
+Every enumerated field (an item's kind, effect and status, a source's tier, a dispute's verdict)
+is declared here twice, side by side: as a `Literal` type, which the model validates against and
+the JSON Schema lists, and as a `Vocabulary` of `Term`s, in reading order, that says how each
+value is shown: its label, the verb used in sentences ("deprecated in 2.10"), and the CSS class
+that styles it. A test checks that both halves list the same values, so a new value cannot reach
+a page without its wording.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+
+@dataclass(frozen=True)
+class Term:
+    value: str  # as written in the data
+    label: str  # as shown on a page
+    verb: str  # in a sentence: "<thing> <verb> in 2.10"
+    style: str  # CSS class
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The terms of one field, in the order pages list them."""
+
+    field: str
+    terms: tuple[Term, ...]
+
+    def __iter__(self) -> Iterator[Term]:
+        return iter(self.terms)
+
+    def __getitem__(self, value: str) -> Term:
+        for term in self.terms:
+            if term.value == value:
+                return term
+        raise KeyError(f"{value!r} is not a {self.field} (known: {', '.join(self.values)})")
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(term.value for term in self.terms)
+
+    def rank(self, value: str) -> int:
+        """Position in reading order (0 first): a sort key."""
+        return self.values.index(value)
+
+    def label(self, value: str) -> str:
+        return self[value].label
+
+
+Kind = Literal["highlight", "feature", "improvement", "breaking", "deprecation", "removal", "platform", "regression"]
+KINDS = Vocabulary(
+    "kind",
+    (
+        Term("highlight", "Highlight", "introduced", "atlas-kind-highlight"),
+        Term("breaking", "Breaking change", "changed", "atlas-kind-breaking"),
+        Term("deprecation", "Deprecation", "deprecated", "atlas-kind-deprecation"),
+        Term("removal", "Removal", "removed", "atlas-kind-removal"),
+        Term("platform", "Platform change", "changed", "atlas-kind-platform"),
+        Term("feature", "New feature", "introduced", "atlas-kind-feature"),
+        Term("improvement", "Improvement", "improved", "atlas-kind-improvement"),
+        Term("regression", "Known regression", "regressed", "atlas-kind-regression"),
+    ),
+)
+#: Kinds that change what a user's existing code or install does; they must say how they hit.
+CHANGE_KINDS: frozenset[str] = frozenset({"breaking", "deprecation", "removal", "platform"})
+FEATURE_KINDS: frozenset[str] = frozenset({"highlight", "feature", "improvement"})
+
+Effect = Literal["error", "warning", "silent", "performance", "packaging"]
+#: Silent changes hurt most: they come first.
+EFFECTS = Vocabulary(
+    "effect",
+    (
+        Term("silent", "silent behaviour change", "behaves differently without a sign", "atlas-effect-silent"),
+        Term("error", "raises an error", "raises an error", "atlas-effect-error"),
+        Term("warning", "warns", "warns", "atlas-effect-warning"),
+        Term("performance", "changes performance", "runs at a different speed", "atlas-effect-performance"),
+        Term("packaging", "packaging / install", "installs differently", "atlas-effect-packaging"),
+    ),
+)
+
+Status = Literal["stable", "beta", "prototype", "api-unstable"]
+STATUSES = Vocabulary(
+    "status",
+    (
+        Term("stable", "Stable", "is stable", "atlas-status-stable"),
+        Term("beta", "Beta", "is in beta", "atlas-status-beta"),
+        Term("prototype", "Prototype", "is a prototype", "atlas-status-prototype"),
+        Term("api-unstable", "API-unstable", "has an unstable API", "atlas-status-api-unstable"),
+    ),
+)
+
+Tier = Literal["official-notes", "official-blog", "mirror", "community", "secondary", "ai-generated"]
+#: Most trusted first. Disputes are resolved towards the earlier tier.
+TIERS = Vocabulary(
+    "tier",
+    (
+        Term("official-notes", "official release notes", "state", "atlas-tier-official-notes"),
+        Term("official-blog", "official blog", "states", "atlas-tier-official-blog"),
+        Term("mirror", "faithful mirror", "repeats", "atlas-tier-mirror"),
+        Term("community", "community table", "lists", "atlas-tier-community"),
+        Term("secondary", "secondary article", "reports", "atlas-tier-secondary"),
+        Term("ai-generated", "AI-generated article", "claims", "atlas-tier-ai-generated"),
+    ),
+)
+
+Verdict = Literal["rejected", "corrected", "unresolved"]
+VERDICTS = Vocabulary(
+    "verdict",
+    (
+        Term("rejected", "Rejected", "rejected", "atlas-verdict-rejected"),
+        Term("corrected", "Corrected", "corrected", "atlas-verdict-corrected"),
+        Term("unresolved", "Unresolved", "left open", "atlas-verdict-unresolved"),
+    ),
+)
+
+#: Each vocabulary with the Literal type the model validates against.
+ALL: tuple[tuple[Vocabulary, object], ...] = (
+    (KINDS, Kind),
+    (EFFECTS, Effect),
+    (STATUSES, Status),
+    (TIERS, Tier),
+    (VERDICTS, Verdict),
+)
+
+
+def literal_values(literal: object) -> tuple[str, ...]:
+    return tuple(get_args(literal))

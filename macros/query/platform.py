@@ -1,0 +1,154 @@
+"""Queries: the one list of platform facts that every view reads.
+
+A release page's platform table, the platforms comparison table and an upgrade guide's platform
+delta all walk `PLATFORM_FACTS`, so a fact has one label and one wording everywhere. Each fact
+reads a release and answers a `FactValue`: the text, why it is unknown (when the data says so),
+the sources of the block it comes from, and the field a dispute about it names. A new fact is one
+entry here; every view picks it up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from macros.dataset.model import ArchitectureDrop, Cited, CudaBuild, Platform, Release
+
+COMPANIONS: tuple[str, ...] = ("torchvision", "torchaudio", "torchao", "torchcodec")
+
+
+@dataclass(frozen=True)
+class FactValue:
+    text: str | None  # None when the sources do not give it
+    unknown: str | None  # why (part of) the fact is unknown
+    sources: Sequence[str]
+
+
+@dataclass(frozen=True)
+class PlatformFact:
+    key: str  # stable id (JSON, anchors)
+    label: str  # Markdown
+    disputed_field: str  # what `disputes[].fields` names for it
+    block: Callable[[Platform], Cited]
+    text: Callable[[Platform], str]
+    unknown_field: str | None = None  # the block field whose `unknown` reason applies
+
+    def read(self, release: Release) -> FactValue:
+        block = self.block(release.platform)
+        reason = block.unknown.get(self.unknown_field) if self.unknown_field else None
+        text = self.text(release.platform)
+        whole_unknown = reason is not None and self.unknown_field in _WHOLE_VALUE_FIELDS
+        return FactValue(None if whole_unknown else text, reason, tuple(block.sources))
+
+
+#: Fields whose absence leaves nothing to show (as opposed to XPU, whose wheels are known even when
+#: the support package is not).
+_WHOLE_VALUE_FIELDS = frozenset({"default_wheel", "mps_min", "headers", "source_build"})
+
+
+def builds_text(builds: Sequence[CudaBuild]) -> str:
+    """'12.8 (cuDNN 9.10, NCCL 2.27)<br>13.0 (...)'; 'none' for no build."""
+    parts = []
+    for build in builds:
+        extras = ", ".join(
+            extra
+            for extra in (f"cuDNN {build.cudnn}" if build.cudnn else "", f"NCCL {build.nccl}" if build.nccl else "")
+            if extra
+        )
+        parts.append(f"{build.version} ({extras})" if extras else build.version)
+    return "<br>".join(parts) or "none"
+
+
+def _xpu_text(platform: Platform) -> str:
+    xpu = platform.xpu
+    if not xpu.wheels:
+        return "no wheels"
+    return "wheels available" + (f"; support package {xpu.support_package}" if xpu.support_package else "")
+
+
+PLATFORM_FACTS: tuple[PlatformFact, ...] = (
+    PlatformFact(
+        "python", "Python", "platform.python", lambda p: p.python, lambda p: f"{p.python.min} to {p.python.max}"
+    ),
+    PlatformFact(
+        "free-threaded",
+        "Free-threaded Python",
+        "platform.python",
+        lambda p: p.python,
+        lambda p: ", ".join(p.python.free_threaded) or "none",
+    ),
+    PlatformFact(
+        "experimental-python",
+        "Experimental / preview Python",
+        "platform.python",
+        lambda p: p.python,
+        lambda p: ", ".join(p.python.experimental) or "none",
+    ),
+    PlatformFact(
+        "cuda-stable", "CUDA (stable)", "platform.cuda.stable", lambda p: p.cuda, lambda p: builds_text(p.cuda.stable)
+    ),
+    PlatformFact(
+        "cuda-experimental",
+        "CUDA (experimental)",
+        "platform.cuda.experimental",
+        lambda p: p.cuda,
+        lambda p: builds_text(p.cuda.experimental),
+    ),
+    PlatformFact(
+        "default-wheel",
+        "CUDA of `pip install torch`",
+        "platform.cuda.default_wheel",
+        lambda p: p.cuda,
+        lambda p: p.cuda.default_wheel or "",
+        "default_wheel",
+    ),
+    PlatformFact("rocm", "ROCm", "platform.rocm", lambda p: p.rocm, lambda p: ", ".join(p.rocm.stable)),
+    PlatformFact("xpu", "Intel XPU", "platform.xpu", lambda p: p.xpu, _xpu_text, "support_package"),
+    PlatformFact(
+        "macos",
+        "macOS for MPS",
+        "platform.macos",
+        lambda p: p.macos,
+        lambda p: f"macOS {p.macos.mps_min} or newer",
+        "mps_min",
+    ),
+    PlatformFact(
+        "cpp-headers", "C++ for the headers", "platform.cpp", lambda p: p.cpp, lambda p: p.cpp.headers or "", "headers"
+    ),
+    PlatformFact(
+        "cpp-source-build",
+        "C++ to build from source",
+        "platform.cpp",
+        lambda p: p.cpp,
+        lambda p: p.cpp.source_build or "",
+        "source_build",
+    ),
+)
+
+#: Unlike the facts above, a drop is an event of one release, not a state that carries over.
+DROPS_LABEL = "GPU architectures dropped"
+DROPS_FIELD = "platform.architectures_dropped"
+
+
+def drop_text(drop: ArchitectureDrop) -> str:
+    return f"{drop.architectures} from {', '.join(drop.wheels)}"
+
+
+def drops_text(release: Release) -> str:
+    return "; ".join(drop_text(drop) for drop in release.platform.architectures_dropped) or "none"
+
+
+def companion_text(release: Release, name: str) -> str:
+    """The companion's version for a release, 'no release' or 'not recorded'."""
+    found = next((c for c in release.companions if c.name == name), None)
+    if found is None:
+        return "not recorded"
+    return found.version or "no release"
+
+
+def disputed(release: Release, field_name: str) -> str | None:
+    """Id of a dispute about this fact, or about the whole block it belongs to."""
+    for dispute in release.disputes:
+        if any(field_name == f or field_name.startswith(f + ".") for f in dispute.fields):
+            return dispute.id
+    return None

@@ -1,0 +1,40 @@
+"""Renderer for feed readers: the Atom feed of releases (`feed.xml`), dated from the data."""
+
+from __future__ import annotations
+
+import datetime as dt
+from xml.sax.saxutils import escape
+
+from macros.query.catalog import Catalog
+
+
+def atom_feed(catalog: Catalog, site_url: str, title: str) -> str:
+    """An Atom (RFC 4287) feed of releases, newest first. Dates come from the data, not the clock."""
+    base = site_url.rstrip("/") + "/"
+
+    def stamp(date: str) -> str:
+        return dt.date.fromisoformat(date).strftime("%Y-%m-%dT00:00:00Z")
+
+    entries = []
+    for release in reversed(catalog.releases):
+        url = f"{base}releases/{release.version}.html"
+        entries.append(
+            "  <entry>\n"
+            f"    <title>PyTorch {escape(release.version)}</title>\n"
+            f'    <link rel="alternate" type="text/html" href="{escape(url)}"/>\n'
+            f"    <id>{escape(url)}</id>\n"
+            f"    <updated>{stamp(release.date)}</updated>\n"
+            f"    <published>{stamp(release.date)}</published>\n"
+            f'    <summary type="text">{escape(release.summary)}</summary>\n'
+            "  </entry>\n"
+        )
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+        f"  <title>{escape(title)}: PyTorch releases</title>\n"
+        f'  <link rel="self" type="application/atom+xml" href="{escape(base)}feed.xml"/>\n'
+        f'  <link rel="alternate" type="text/html" href="{escape(base)}"/>\n'
+        f"  <id>{escape(base)}feed.xml</id>\n"
+        f"  <updated>{stamp(catalog.latest.date)}</updated>\n"
+        "  <author><name>PyTorch Release Atlas</name></author>\n" + "".join(entries) + "</feed>\n"
+    )
