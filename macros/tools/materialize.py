@@ -1,0 +1,122 @@
+"""Tool: the exit plan off MkDocs hooks. Write the whole site as plain files a plain build can read.
+
+`python -m macros materialize OUT` writes OUT/docs/ (the hand-written pages with their macros
+already rendered, every generated page of the registry, the JSON API and the feed, the assets),
+OUT/overrides/, and OUT/mkdocs.yml: our config without `hooks:`, without the macros plugin, with
+the nav and the footer's counts written out. `mkdocs build --strict -f OUT/mkdocs.yml` then builds
+the same pages as our build, and so can any successor that reads mkdocs.yml but runs no hooks
+(Zensical). What only the hook does is lost there, knowingly: the finished HTML is written into the
+Markdown as raw HTML (slower to parse, same page), and pages are dated by the build day rather
+than the data's review date (sitemap.xml).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from macros.query.catalog import Catalog, open_catalog
+from macros.render.pages import PAGE_MACROS, footer_facts, generated_pages, machine_files, nav_sections
+
+_FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.DOTALL)
+
+
+class MaterializeError(Exception):
+    """A reason the tree cannot be written; nothing was written."""
+
+
+class _Tagged(list):
+    """A config value with a custom tag (`!ENV [ATLAS_OFFLINE, false]`), written back as it was."""
+
+    tag = ""
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    pass
+
+
+class _ConfigDumper(yaml.SafeDumper):
+    pass
+
+
+def _construct_tagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> _Tagged:
+    value = _Tagged(loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [node.value])
+    value.tag = "!" + suffix
+    return value
+
+
+_ConfigLoader.add_multi_constructor("!", _construct_tagged)
+_ConfigDumper.add_representer(_Tagged, lambda dumper, value: dumper.represent_sequence(value.tag, list(value)))
+
+
+def load_config(path: Path) -> dict[str, Any]:
+    """mkdocs.yml as data, custom tags kept (MkDocs' own loader would resolve them)."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_ConfigLoader)
+
+
+def plain_config(config: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
+    """Our config for a build without our hook or the macros plugin."""
+    plain = {key: value for key, value in config.items() if key not in {"hooks", "watch"}}
+    plain["plugins"] = [
+        plugin for plugin in config.get("plugins", []) if plugin != "macros" and not _is_plugin(plugin, "macros")
+    ]
+    sections = nav_sections(generated_pages(catalog))
+    nav = []
+    for entry in config.get("nav", []):
+        ((title, target),) = entry.items()
+        nav.append({title: sections.get(target, target)} if isinstance(target, str) else entry)
+    plain["nav"] = nav
+    plain["extra"] = {**config.get("extra", {}), "atlas": footer_facts(catalog)}
+    return plain
+
+
+def _is_plugin(entry: object, name: str) -> bool:
+    return isinstance(entry, dict) and name in entry
+
+
+def render_hand_written(text: str, catalog: Catalog) -> str:
+    """A docs/ page: its macros rendered when its front matter asks for it, as mkdocs-macros would."""
+    match = _FRONT_MATTER.match(text)
+    meta = yaml.safe_load(match.group(1)) if match else None
+    if not isinstance(meta, dict) or meta.get("render_macros") is not True:
+        return text
+    assert match is not None
+    front = "".join(line for line in match.group(1).splitlines(keepends=True) if not line.startswith("render_macros:"))
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
+    env.globals.update({name: partial(render, catalog) for name, render in PAGE_MACROS.items()})
+    return f"---\n{front}---\n" + env.from_string(text[match.end() :]).render()
+
+
+def materialize(project: Path, out: Path) -> int:
+    """Write the tree; return the number of pages written. Raises DataError or MaterializeError."""
+    if out.exists() and any(out.iterdir()):
+        raise MaterializeError(f"{out}: the folder is not empty; remove it or name a new one")
+    catalog = open_catalog(project / "data")  # before writing anything: bad data writes nothing
+    config = load_config(project / "mkdocs.yml")
+    docs = out / "docs"
+    shutil.copytree(project / "docs", docs)
+    shutil.copytree(project / "overrides", out / "overrides")
+    pages = 0
+    for path in sorted(docs.rglob("*.md")):
+        path.write_text(render_hand_written(path.read_text(encoding="utf-8"), catalog), encoding="utf-8")
+        pages += 1
+    for page in generated_pages(catalog):
+        target = docs / page.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(page.build(catalog).whole(), encoding="utf-8")
+        pages += 1
+    site_url = config.get("site_url") or "http://127.0.0.1:8000/"
+    for relative, text in machine_files(catalog, site_url, config["site_name"]).items():
+        target = docs / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    header = "# Written by `python -m macros materialize`: our mkdocs.yml without hooks or macros.\n"
+    dumped = yaml.dump(plain_config(config, catalog), Dumper=_ConfigDumper, allow_unicode=True, sort_keys=False)
+    (out / "mkdocs.yml").write_text(header + dumped, encoding="utf-8")
+    return pages

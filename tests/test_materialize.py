@@ -1,0 +1,78 @@
+"""The exit plan off MkDocs hooks: `python -m macros materialize OUT` and a plain build of OUT."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+from conftest import FIXTURE_DATA, ROOT, Build, copy_project, run_build
+
+from macros.__main__ import main
+from macros.query.catalog import open_catalog
+from macros.render.pages import generated_pages
+
+
+def article(page: Path) -> str:
+    return str(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select_one("article"))
+
+
+def published(site: Path) -> set[str]:
+    return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.suffix in {".html", ".json", ".xml"}}
+
+
+@pytest.fixture(scope="module")
+def materialized(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    out = tmp_path_factory.mktemp("materialized") / "out"
+    assert main(["materialize", str(out), "--data", str(ROOT / "data")]) == 0
+    build = run_build(out)
+    assert build.returncode == 0, build.output
+    return build
+
+
+def test_the_tree_has_no_hooks_no_macros_and_every_page_as_a_file(materialized: Build) -> None:
+    config = yaml.safe_load((materialized.project / "mkdocs.yml").read_text(encoding="utf-8").replace("!ENV", ""))
+    assert "hooks" not in config
+    assert not [p for p in config["plugins"] if p == "macros" or (isinstance(p, dict) and "macros" in p)]
+    catalog = open_catalog(ROOT / "data")
+    docs = materialized.project / "docs"
+    for page in generated_pages(catalog):
+        text = (docs / page.path).read_text(encoding="utf-8")
+        assert "<!-- atlas-html" not in text and "{{" not in text, page.path
+    home = (docs / "index.md").read_text(encoding="utf-8")
+    assert "{{" not in home and f"PyTorch {catalog.latest.version}" in home and "render_macros" not in home
+
+
+def test_plain_mkdocs_builds_the_same_pages_with_the_same_content(materialized: Build, real_site: Build) -> None:
+    ours, plain = published(real_site.site), published(materialized.site)
+    assert plain == ours
+    assert len([p for p in ours if p.endswith(".html")]) == 34
+    for page in sorted(p for p in ours if p.endswith(".html")):
+        article = [
+            BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser").select_one("article")
+            for site in (real_site.site, materialized.site)
+        ]
+        assert str(article[0]) == str(article[1]), page
+    for machine in ("feed.xml", "api/v1/items.json", "api/v1/upgrade/2.8-to-2.12.json"):
+        assert (materialized.site / machine).read_bytes() == (real_site.site / machine).read_bytes()
+
+
+def test_bad_data_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = copy_project(tmp_path, FIXTURE_DATA)
+    release = project / "data" / "releases" / "9.1.yaml"
+    release.write_text(
+        release.read_text(encoding="utf-8").replace("effect: silent", "effect: silently"), encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    assert main(["materialize", str(out), "--data", str(project / "data")]) == 1
+    error = capsys.readouterr().err
+    assert "9.1.yaml:" in error and ".effect: 'silently' is not one of" in error
+    assert not out.exists()
+
+
+def test_a_folder_with_files_in_it_is_never_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main(["materialize", str(tmp_path), "--data", str(FIXTURE_DATA)]) == 2
+    assert "not empty" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
