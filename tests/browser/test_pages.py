@@ -61,6 +61,16 @@ def test_page_loads_locally_without_errors_and_passes_axe(context, site_url, nam
         page.close()
 
 
+def test_no_page_type_requests_anything_outside_the_site(context, site_url) -> None:
+    # Kept apart from the accessibility test so that it can run alone against another build of
+    # the site (ATLAS_SITE: the CI job that builds the materialized tree with a successor).
+    for name, path in PAGES.items():
+        page, watch = open_page(context, site_url + path)
+        page.wait_for_timeout(300)
+        assert watch.external == [], f"{name} requested {watch.external}"
+        page.close()
+
+
 def search(page, query: str, expect: str) -> list[tuple[str, str]]:
     """Type `query` in the search box and wait for a result whose link or text contains `expect`."""
     box = page.locator("input.md-search__input")
