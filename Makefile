@@ -43,6 +43,11 @@ coverage: $(STAMP) ## Per release: items by kind and facts still unknown
 schema: $(STAMP) ## Regenerate data/schema/*.json and docs/api/v1/schema/*.json from the models
 	$(BIN)/python -m macros schema
 
+OUT ?= materialized
+.PHONY: materialize
+materialize: $(STAMP) ## Write the site as plain files + a mkdocs.yml without hooks into OUT (exit plan)
+	$(BIN)/python -m macros materialize $(OUT)
+
 .PHONY: lint
 lint: $(STAMP) ## ruff check and format check
 	$(BIN)/ruff check macros tests

@@ -93,3 +93,20 @@ def test_a_removed_anchor_fails_the_manifest_check(real_site: Build, tmp_path: P
     added, lost = write_manifest(site, manifest)
     assert lost == ["releases/2.12.html#cuda-12-8-wheels-removed"] and added == 0
     assert manifest.read_text() == MANIFEST.read_text(), "a failed update must not touch the manifest"
+
+
+def test_mkdocs_serve_watches_with_file_events_not_polling(tmp_path: Path) -> None:
+    from mkdocs.livereload import LiveReloadServer
+    from watchdog.observers.polling import PollingObserver
+
+    from macros import hooks
+
+    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
+    (tmp_path / "data").mkdir()
+    server.watch(str(tmp_path / "data"))
+    server.watch(str(tmp_path / "data"))
+    assert isinstance(server.observer, PollingObserver)
+    server = hooks.on_serve(server, config=None, builder=None)
+    assert not isinstance(server.observer, PollingObserver)
+    assert server._watched_paths == {str(tmp_path / "data"): 2}
+    server.server_close()

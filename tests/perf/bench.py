@@ -5,14 +5,14 @@
 
 For each dataset it copies the project into a temporary folder (synthetic data from synth.py),
 then:
-1. builds once with tests/perf/dump_hook.py added, which writes the Markdown each page had after
-   macros rendered it, and the nav our hook filled in;
-2. lays out a baseline: those pages as plain files, plus the generated JSON and feed as static
-   files, with a config that inherits mkdocs.yml but has no macros plugin, no hook and the nav
-   written out (same theme, same other plugins, same Markdown extensions);
-3. times `mkdocs build --strict` for ours and the baseline, alternating, `--runs` times each, and
-   reports the medians, their ratio, peak memory (max RSS of the build process), output size and
-   pages; between sizes, how build time grew against output size.
+1. writes the baseline with `python -m macros materialize`: every page as a plain file (the
+   finished HTML written into the Markdown), the JSON and feed as static files, and a mkdocs.yml
+   with no hook and no macros plugin (same theme, same other plugins, same Markdown extensions);
+2. times `mkdocs build --strict` for ours and the baseline, alternating, `--runs` times each, each
+   run cold: a fresh process with a fresh, empty TMPDIR, as in CI. It reports the medians of CPU
+   seconds (user + system of the build process: what the machine spends) and of wall seconds,
+   their ratios, peak memory (max RSS), output size and pages; between sizes, how build time grew
+   against output size.
 Last, the time from saving a data file to the rebuilt page being served by `mkdocs serve`.
 """
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import shutil
 import statistics
@@ -32,8 +31,6 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(ROOT / "tests")]
@@ -44,33 +41,10 @@ from servekit import ServeFailed, mkdocs_serve  # noqa: E402 (the same serve the
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
-class Tagged(list):
-    """A YAML value with a custom tag (`!ENV [...]`), kept as is when the config is rewritten."""
-
-    tag = ""
-
-
-class ConfigLoader(yaml.SafeLoader):
-    pass
-
-
-class ConfigDumper(yaml.SafeDumper):
-    pass
-
-
-def _construct_tagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Tagged:
-    value = Tagged(loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [node.value])
-    value.tag = "!" + suffix
-    return value
-
-
-ConfigLoader.add_multi_constructor("!", _construct_tagged)
-ConfigDumper.add_representer(Tagged, lambda dumper, value: dumper.represent_sequence(value.tag, list(value)))
-
-
 @dataclass(frozen=True)
 class Run:
-    seconds: float
+    seconds: float  # wall clock
+    cpu_seconds: float  # user + system
     peak_mb: float
 
 
@@ -95,59 +69,49 @@ class Result:
     def ratio(self) -> float:
         return self.ours_s / self.baseline_s
 
+    @property
+    def ours_cpu(self) -> float:
+        return statistics.median(run.cpu_seconds for run in self.ours)
+
+    @property
+    def baseline_cpu(self) -> float:
+        return statistics.median(run.cpu_seconds for run in self.baseline)
+
+    @property
+    def cpu_ratio(self) -> float:
+        return self.ours_cpu / self.baseline_cpu
+
 
 def timed_build(project: Path, config: str, site: Path) -> Run:
-    """One `mkdocs build --strict` in a fresh process: wall time and the process's peak RSS."""
+    """One cold `mkdocs build --strict`: a fresh process and an empty TMPDIR. Wall and CPU time
+    (user + system) and the process's peak RSS."""
     shutil.rmtree(site, ignore_errors=True)
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", config, "-d", str(site)]
+    cold = tempfile.mkdtemp(prefix="cold-tmp-")
     started = time.perf_counter()
-    process = subprocess.Popen(command, cwd=project, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    env = {**ENV, "TMPDIR": cold}
+    process = subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     output = process.stdout.read() if process.stdout else b""
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
     process.returncode = os.waitstatus_to_exitcode(status)
+    shutil.rmtree(cold, ignore_errors=True)
     if process.returncode:
         raise SystemExit(f"{config} failed in {project}:\n{output.decode(errors='replace')[-3000:]}")
-    return Run(seconds, usage.ru_maxrss / 1024)  # ru_maxrss is in KiB on Linux
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(seconds, cpu, usage.ru_maxrss / 1024)  # ru_maxrss is in KiB on Linux
 
 
 def prepare_baseline(project: Path) -> str:
-    """Build once with the dump hook, then lay out plain pages and a config without macros or hook."""
-    dump = project / "bench-dump"
-    dump_config = project / "mkdocs.dump.yml"
-    dump_config.write_text(
-        yaml.safe_dump({"INHERIT": "mkdocs.yml", "hooks": ["macros/hooks.py", str(HERE / "dump_hook.py")]}),
-        encoding="utf-8",
-    )
-    site = project / "site-dump"
+    """The same pages as plain files and a config without hook or macros (`materialize`)."""
     subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", dump_config.name, "-d", str(site)],
+        [sys.executable, "-m", "macros", "materialize", "baseline", "--data", "data"],
         cwd=project,
-        env={**ENV, "ATLAS_BENCH_DUMP": str(dump)},
+        env=ENV,
         check=True,
         capture_output=True,
     )
-    docs = project / "baseline-docs"
-    shutil.copytree(project / "docs", docs, ignore=shutil.ignore_patterns("*.md"))
-    shutil.copytree(dump / "docs", docs, dirs_exist_ok=True)
-    # What our hook generates besides pages (the JSON API and the feed) becomes static files, next
-    # to the API's schemas, which are static files in docs/ already.
-    shutil.copytree(site / "api", docs / "api", dirs_exist_ok=True)
-    shutil.copy2(site / "feed.xml", docs / "feed.xml")
-    ours = yaml.load((project / "mkdocs.yml").read_text(encoding="utf-8"), Loader=ConfigLoader)
-    settings = json.loads((dump / "config.json").read_text(encoding="utf-8"))
-    baseline = {
-        "INHERIT": "mkdocs.yml",
-        "docs_dir": docs.name,
-        "hooks": [],
-        "plugins": [p for p in ours["plugins"] if not (isinstance(p, dict) and "macros" in p) and p != "macros"],
-        "nav": settings["nav"],
-        "extra": settings["extra"],
-    }
-    config = project / "mkdocs.baseline.yml"
-    config.write_text(yaml.dump(baseline, Dumper=ConfigDumper, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    shutil.rmtree(site)
-    return config.name
+    return "baseline/mkdocs.yml"
 
 
 def tree_size(site: Path) -> tuple[int, int, int]:
@@ -218,12 +182,28 @@ def mark_summary(text: str, marker: str) -> str:
 
 
 def report(results: list[Result], runs: int) -> str:
-    header = ("data", "pages", "guides", "ours (s)", "baseline (s)", "ratio", "peak MB", "baseline MB", "output MB")
+    header = (
+        "data",
+        "pages",
+        "guides",
+        "ours CPU s",
+        "baseline CPU s",
+        "CPU ratio",
+        "ours wall s",
+        "baseline wall s",
+        "wall ratio",
+        "peak MB",
+        "baseline MB",
+        "output MB",
+    )
     rows = [
         (
             r.label,
             str(r.pages),
             str(r.guides),
+            f"{r.ours_cpu:.2f}",
+            f"{r.baseline_cpu:.2f}",
+            f"{r.cpu_ratio:.3f}",
             f"{r.ours_s:.2f}",
             f"{r.baseline_s:.2f}",
             f"{r.ratio:.3f}",
@@ -235,7 +215,7 @@ def report(results: list[Result], runs: int) -> str:
     ]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) for row in [header, *rows]]
-    lines.append(f"Times are medians of {runs} runs of `mkdocs build --strict` (wall clock, whole process).")
+    lines.append(f"Medians of {runs} cold runs of `mkdocs build --strict` each (fresh process, empty TMPDIR).")
     synthetic = [r for r in results if r.label.startswith("N=")]
     for smaller, larger in itertools.pairwise(synthetic):
         time_growth = larger.ours_s / smaller.ours_s
