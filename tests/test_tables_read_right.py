@@ -1,0 +1,85 @@
+"""Every comparison table answers as a reader reads it: each value under the right heading.
+
+Expected values come from the model (the release records), not from the code that renders the
+tables; a few literal facts guard against both being wrong together.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT, Build
+from tablekit import Grid, read_table
+
+from macros.query.catalog import Catalog, open_catalog
+
+COMPANIONS = ("torchvision", "torchaudio", "torchao", "torchcodec")
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return open_catalog(ROOT / "data")
+
+
+def table_on(site: Build, page: str, index: int = 0) -> Grid:
+    return read_table(site.html(page).select("article table")[index])
+
+
+def test_companions_table_puts_each_version_under_its_library(real_site: Build, catalog: Catalog) -> None:
+    grid = table_on(real_site, "compare/companions.html")
+    assert grid.headings == ["torch", *COMPANIONS, "Python"]
+    assert grid.row_headings() == [r.version for r in reversed(catalog.releases)]
+    for release in catalog.releases:
+        for name in COMPANIONS:
+            found = next((c for c in release.companions if c.name == name), None)
+            expected = "not recorded" if found is None else (found.version or "no release")
+            assert grid.cell(release.version, name).split("\n")[0] == expected, (release.version, name)
+        python = release.platform.python
+        assert grid.cell(release.version, "Python") == f"{python.min} to {python.max}"
+    # Literal facts from the sources: the question a user asked, and its neighbours.
+    assert grid.cell("2.11", "torchvision") == "0.26"
+    assert grid.cell("2.8", "torchvision").startswith("0.23")
+
+
+def test_platforms_table_puts_each_fact_under_its_release(real_site: Build, catalog: Catalog) -> None:
+    grid = table_on(real_site, "compare/platforms.html")
+    assert grid.headings == ["Platform", *(r.version for r in catalog.releases)]
+    for release in catalog.releases:
+        p = release.platform
+        assert grid.cell("Python", release.version) == f"{p.python.min} to {p.python.max}"
+        stable = grid.cell("CUDA (stable)", release.version).split("\n")
+        assert [line.split(" ")[0] for line in stable] == [build.version for build in p.cuda.stable]
+        assert grid.cell("ROCm", release.version) == ", ".join(p.rocm.stable)
+        wheel = grid.cell("CUDA of pip install torch", release.version)
+        assert wheel == (p.cuda.default_wheel or "unknown")
+    assert grid.cell("Python", "2.8") == "3.9 to 3.13"
+    assert grid.cell("CUDA of pip install torch", "2.11") == "13.0"
+
+
+def test_release_facts_and_release_page_platform_tables_match_the_model(real_site: Build, catalog: Catalog) -> None:
+    facts = table_on(real_site, "compare/release-facts.html")
+    assert facts.headings[:3] == ["Release", "Released", "Days since previous"]
+    for release in catalog.releases:
+        assert facts.cell(release.version, "Released") == release.date
+        commits = release.stats.commits
+        assert facts.cell(release.version, "Commits") == (f"{commits:,}" if commits else "unknown")
+        page = real_site.html(f"releases/{release.version}.html")
+        platform = read_table(page.find(id="platform-support").find_next("table"))
+        assert platform.headings == ["Platform", f"PyTorch {release.version}", "Sources"]
+        python = release.platform.python
+        assert platform.cell("Python", f"PyTorch {release.version}") == f"{python.min} to {python.max}"
+
+
+def test_guide_platform_delta_reads_before_and_after_from_the_model(real_site: Build, catalog: Catalog) -> None:
+    start, end = catalog.release("2.9"), catalog.release("2.12")
+    page = real_site.html("upgrade/2.9-to-2.12.html")
+    delta = read_table(page.find(id="platform-delta").find_next("table"))
+    assert delta.headings == ["Platform", "2.9", "2.12", "Change"]
+    for release in (start, end):
+        python = release.platform.python
+        assert delta.cell("Python", release.version) == f"{python.min} to {python.max}"
+        assert delta.cell("torchvision", release.version) == next(
+            c.version for c in release.companions if c.name == "torchvision"
+        )
+    assert delta.cell("CUDA of pip install torch", "2.12") == "13.0"
+    moved = (start.platform.python.min, start.platform.python.max) != (end.platform.python.min, end.platform.python.max)
+    assert delta.cell("Python", "Change") == ("changed" if moved else "")
