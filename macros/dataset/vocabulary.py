@@ -93,13 +93,15 @@ STATUSES = Vocabulary(
     ),
 )
 
-Tier = Literal["official-notes", "official-blog", "mirror", "community", "secondary", "ai-generated"]
+Tier = Literal["official-notes", "official-blog", "upstream", "mirror", "community", "secondary", "ai-generated"]
 #: Most trusted first. Disputes are resolved towards the earlier tier.
 TIERS = Vocabulary(
     "tier",
     (
         Term("official-notes", "official release notes", "state", "atlas-tier-official-notes"),
         Term("official-blog", "official blog", "states", "atlas-tier-official-blog"),
+        # The maintainers' own primary texts that are not release notes: pull requests, reference docs.
+        Term("upstream", "upstream pull request or reference docs", "documents", "atlas-tier-upstream"),
         Term("mirror", "faithful mirror", "repeats", "atlas-tier-mirror"),
         Term("community", "community table", "lists", "atlas-tier-community"),
         Term("secondary", "secondary article", "reports", "atlas-tier-secondary"),
