@@ -54,8 +54,7 @@ def render_string(source: str, **context: object):
 
 def test_every_value_of_every_vocabulary_has_its_wording() -> None:
     for vocabulary, literal in ALL:
-        assert vocabulary.values == tuple(sorted(literal_values(literal), key=vocabulary.values.index))
-        assert set(vocabulary.values) == set(literal_values(literal)), vocabulary.field
+        assert sorted(vocabulary.values) == sorted(literal_values(literal)), vocabulary.field
         for term in vocabulary:
             assert term.label and term.verb and term.style.startswith("atlas-"), term
 

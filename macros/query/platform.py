@@ -32,18 +32,15 @@ class PlatformFact:
     block: Callable[[Platform], Cited]
     text: Callable[[Platform], str]
     unknown_field: str | None = None  # the block field whose `unknown` reason applies
+    # True when the text still says something without that field (XPU: the wheels are known even
+    # when the support package is not); otherwise an unknown field leaves no text at all.
+    partial: bool = False
 
     def read(self, release: Release) -> FactValue:
         block = self.block(release.platform)
         reason = block.unknown.get(self.unknown_field) if self.unknown_field else None
-        text = self.text(release.platform)
-        whole_unknown = reason is not None and self.unknown_field in _WHOLE_VALUE_FIELDS
-        return FactValue(None if whole_unknown else text, reason, tuple(block.sources))
-
-
-#: Fields whose absence leaves nothing to show (as opposed to XPU, whose wheels are known even when
-#: the support package is not).
-_WHOLE_VALUE_FIELDS = frozenset({"default_wheel", "mps_min", "headers", "source_build"})
+        text = None if reason is not None and not self.partial else self.text(release.platform)
+        return FactValue(text, reason, tuple(block.sources))
 
 
 def builds_text(builds: Sequence[CudaBuild]) -> str:
@@ -103,7 +100,7 @@ PLATFORM_FACTS: tuple[PlatformFact, ...] = (
         "default_wheel",
     ),
     PlatformFact("rocm", "ROCm", "platform.rocm", lambda p: p.rocm, lambda p: ", ".join(p.rocm.stable)),
-    PlatformFact("xpu", "Intel XPU", "platform.xpu", lambda p: p.xpu, _xpu_text, "support_package"),
+    PlatformFact("xpu", "Intel XPU", "platform.xpu", lambda p: p.xpu, _xpu_text, "support_package", partial=True),
     PlatformFact(
         "macos",
         "macOS for MPS",
@@ -124,6 +121,11 @@ PLATFORM_FACTS: tuple[PlatformFact, ...] = (
         "source_build",
     ),
 )
+
+
+def platform_fact(key: str) -> PlatformFact:
+    return next(candidate for candidate in PLATFORM_FACTS if candidate.key == key)
+
 
 #: Unlike the facts above, a drop is an event of one release, not a state that carries over.
 DROPS_LABEL = "GPU architectures dropped"

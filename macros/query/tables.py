@@ -22,6 +22,7 @@ from macros.query.platform import (
     companion_text,
     disputed,
     drops_text,
+    platform_fact,
 )
 
 
@@ -95,11 +96,11 @@ def companions_table(catalog: Catalog) -> Table:
     for release in reversed(catalog.releases):
         cells = []
         for name in COMPANIONS:
+            text = companion_text(release, name)
             found = next((c for c in release.companions if c.name == name), None)
             if found is None:
-                cells.append(Cell(companion_text(release, name), unknown="No source gives it."))
+                cells.append(Cell(text, unknown="No source gives it."))
                 continue
-            text = companion_text(release, name)
             text += "".join(f"<br>{version} with {patch}" for patch, version in found.with_patches.items())
             cells.append(
                 Cell(
@@ -108,7 +109,7 @@ def companions_table(catalog: Catalog) -> Table:
                     disputed=_disputed(release, f"companions.{name}"),
                 )
             )
-        python = PLATFORM_FACTS[0].read(release)
+        python = platform_fact("python").read(release)
         cells.append(Cell(python.text or "unknown", disputed=_disputed(release, "platform.python")))
         rows.append(Row(release.version, cells, id=f"torch-{release.version.replace('.', '-')}"))
     return Table("torch", [*COMPANIONS, "Python"], rows)

@@ -59,11 +59,11 @@ class Result:
 
     @property
     def ours_s(self) -> float:
-        return statistics.median(run.seconds for run in self.ours)
+        return median(self.ours, "seconds")
 
     @property
     def baseline_s(self) -> float:
-        return statistics.median(run.seconds for run in self.baseline)
+        return median(self.baseline, "seconds")
 
     @property
     def ratio(self) -> float:
@@ -71,15 +71,19 @@ class Result:
 
     @property
     def ours_cpu(self) -> float:
-        return statistics.median(run.cpu_seconds for run in self.ours)
+        return median(self.ours, "cpu_seconds")
 
     @property
     def baseline_cpu(self) -> float:
-        return statistics.median(run.cpu_seconds for run in self.baseline)
+        return median(self.baseline, "cpu_seconds")
 
     @property
     def cpu_ratio(self) -> float:
         return self.ours_cpu / self.baseline_cpu
+
+
+def median(runs: list[Run], measure: str) -> float:
+    return statistics.median(getattr(run, measure) for run in runs)
 
 
 def timed_build(project: Path, config: str, site: Path) -> Run:
