@@ -113,3 +113,22 @@ def test_release_page_comparison_table_and_guide_share_one_list_of_platform_fact
     in_guide = [r.label for r in upgrade_guide(fixture, "9.0", "9.2").delta][: len(labels)]
     assert on_release_page == in_table == labels
     assert in_guide == [*labels[:-1], f"{DROPS_LABEL} on the way"]
+
+
+def test_free_text_in_platform_facts_reaches_no_view_as_markup(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE_DATA, data)
+    release = data / "releases" / "9.1.yaml"
+    text = release.read_text(encoding="utf-8")
+    text = text.replace('support_package: "2030.1"', 'support_package: "<img src=x onerror=alert(1)>"')
+    text = text.replace("architectures: Volta (sm70)", 'architectures: "<b>Volta</b>"')
+    release.write_text(text, encoding="utf-8")
+    catalog = open_catalog(data)
+    from macros.query.guide import upgrade_guide
+
+    cells = [cell.text for row in compare.platforms_table(catalog).rows for cell in row.cells]
+    delta = [text for row in upgrade_guide(catalog, "9.0", "9.1").delta for text in (row.before, row.after)]
+    for text in cells + delta:
+        assert "<img" not in text and "<b>" not in text, text
+    assert "wheels available; support package &lt;img src=x onerror=alert(1)&gt;" in cells
+    assert "&lt;b&gt;Volta&lt;/b&gt; from cu128" in cells

@@ -9,6 +9,7 @@ entry here; every view picks it up.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -43,6 +44,12 @@ class PlatformFact:
         return FactValue(text, reason, tuple(block.sources))
 
 
+def _text(free_text: str) -> str:
+    """Free text from the data, inside fact texts that views put in Markdown as they are: markup
+    characters shown literally. (Versions need nothing: their patterns allow digits and dots.)"""
+    return html.escape(free_text, quote=False)
+
+
 def builds_text(builds: Sequence[CudaBuild]) -> str:
     """'12.8 (cuDNN 9.10, NCCL 2.27)<br>13.0 (...)'; 'none' for no build."""
     parts = []
@@ -60,7 +67,8 @@ def _xpu_text(platform: Platform) -> str:
     xpu = platform.xpu
     if not xpu.wheels:
         return "no wheels"
-    return "wheels available" + (f"; support package {xpu.support_package}" if xpu.support_package else "")
+    package = f"; support package {_text(xpu.support_package)}" if xpu.support_package else ""
+    return "wheels available" + package
 
 
 PLATFORM_FACTS: tuple[PlatformFact, ...] = (
@@ -133,7 +141,7 @@ DROPS_FIELD = "platform.architectures_dropped"
 
 
 def drop_text(drop: ArchitectureDrop) -> str:
-    return f"{drop.architectures} from {', '.join(drop.wheels)}"
+    return f"{_text(drop.architectures)} from {_text(', '.join(drop.wheels))}"
 
 
 def drops_text(release: Release) -> str:
