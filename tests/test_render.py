@@ -10,23 +10,8 @@ from macros.dataset.vocabulary import ALL, literal_values
 from macros.query.catalog import open_catalog
 from macros.render import markdown as module
 from macros.render.home import render_release_list
-from macros.render.markdown import environment, inline, inline_html, md, plain, put_back, render
+from macros.render.markdown import environment, put_back, render
 from macros.render.release import SECTIONS, render_release_page
-
-
-def test_raw_html_is_escaped_but_code_spans_are_kept() -> None:
-    assert md("<script>alert(1)</script> & `a<b`") == "&lt;script&gt;alert(1)&lt;/script&gt; &amp; `a<b`"
-    assert inline("a | b\nc") == "a \\| b c"
-
-
-def test_inline_html_converts_data_markdown_as_one_table_cell_would() -> None:
-    converted = inline_html("Use `torch.compile` with **care**")
-    assert converted == "Use <code>torch.compile</code> with <strong>care</strong>"
-    assert inline_html("<script>x</script> and `<b>`") == "&lt;script&gt;x&lt;/script&gt; and <code>&lt;b&gt;</code>"
-    # Text that looks like block syntax stays text: a row cell holds no lists or headings.
-    assert inline_html("1. first\n- second") == "1. first - second"
-    assert inline_html("# of threads") == "# of threads"
-    assert inline_html(None) == inline_html("") == ""
 
 
 def test_finished_html_comes_back_with_its_page_not_from_module_state() -> None:
@@ -62,10 +47,6 @@ def test_every_value_of_every_vocabulary_has_its_wording() -> None:
 def test_every_kind_has_one_section_on_release_pages() -> None:
     kinds_ = [kind for _, _, kinds in SECTIONS for kind in kinds]
     assert sorted(kinds_) == sorted(literal_values(ALL[0][1]))
-
-
-def test_plain_keeps_names_with_underscores_and_stars() -> None:
-    assert plain('`torch._dynamo` and *args, **fast** "quoted"') == "torch._dynamo and *args, fast &quot;quoted&quot;"
 
 
 def test_release_page_sections_and_anchors() -> None:

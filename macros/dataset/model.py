@@ -10,6 +10,7 @@ The JSON Schema in `data/schema/` is generated from these classes (`python -m ma
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -21,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from macros.dataset.text import code_problem, text_problem
 from macros.dataset.vocabulary import CHANGE_KINDS, Effect, Kind, Status, Tier, Verdict
 
 # --- vocabularies (wording and order in vocabulary.py) --------------------------------------------
@@ -78,8 +80,39 @@ PatchVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+\.[0-9]
 #: A dotted component version such as "9.10.2.21" or "0.24.1".
 DottedVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]+(\.[0-9]+)*$")]
 PythonVersion = Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+t?$")]
-Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True)]
-Url = Annotated[str, StringConstraints(pattern=r"^https://[^\s]+$")]
+
+
+def _text(value: str) -> str:
+    problem = text_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+def _code(value: str) -> str:
+    problem = code_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+_URL = re.compile(r"^https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:[/?#][A-Za-z0-9\-._~%!$&*+,;=:@/?#]*)?$")
+
+
+def _url(value: str) -> str:
+    if not _URL.match(value):
+        raise ValueError(
+            f"{value!r} is not an http:// or https:// URL without spaces, quotes, brackets or "
+            "parentheses (percent-encode them: ( is %28, ) is %29)"
+        )
+    return value
+
+
+#: Inline Markdown written by a contributor; see `macros/dataset/text.py` for what it may hold.
+Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True), AfterValidator(_text)]
+#: A code example, shown as code whatever it holds (only control characters are refused).
+Code = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True), AfterValidator(_code)]
+Url = Annotated[str, AfterValidator(_url)]
 SourceIds = Annotated[list[Slug], Field(min_length=1)]
 
 
@@ -281,8 +314,8 @@ class Item(Record):
     status: Status | None = None
     effect: Effect | None = None
     action: Text | None = None
-    before: Text | None = None
-    after: Text | None = None
+    before: Code | None = None
+    after: Code | None = None
     code_lang: Literal["python", "bash", "cpp", "cmake", "text"] = "python"
     prs: list[Annotated[int, Field(ge=1)]] = []
     follows: Slug | None = Field(

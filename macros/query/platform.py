@@ -9,11 +9,11 @@ entry here; every view picks it up.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from macros.dataset.model import ArchitectureDrop, Cited, CudaBuild, Platform, Release
+from macros.dataset.text import text_html
 
 COMPANIONS: tuple[str, ...] = ("torchvision", "torchaudio", "torchao", "torchcodec")
 
@@ -45,9 +45,9 @@ class PlatformFact:
 
 
 def _text(free_text: str) -> str:
-    """Free text from the data, inside fact texts that views put in Markdown as they are: markup
-    characters shown literally. (Versions need nothing: their patterns allow digits and dots.)"""
-    return html.escape(free_text, quote=False)
+    """Free text from the data, inside fact texts that views put in Markdown as they are: made
+    safe inline HTML. (Versions need nothing: their patterns allow digits and dots.)"""
+    return text_html(free_text)
 
 
 def builds_text(builds: Sequence[CudaBuild]) -> str:
@@ -141,7 +141,7 @@ DROPS_FIELD = "platform.architectures_dropped"
 
 
 def drop_text(drop: ArchitectureDrop) -> str:
-    return f"{_text(drop.architectures)} from {_text(', '.join(drop.wheels))}"
+    return f"{_text(drop.architectures)} from {', '.join(_text(wheel) for wheel in drop.wheels)}"
 
 
 def drops_text(release: Release) -> str:

@@ -12,6 +12,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from macros.dataset.model import Item, Release
+from macros.dataset.text import text_html
 from macros.dataset.vocabulary import KINDS
 from macros.query.catalog import Catalog
 from macros.query.platform import (
@@ -28,6 +29,9 @@ from macros.query.platform import (
 
 @dataclass(frozen=True)
 class Cell:
+    """One value. `text` and `unknown` are inline HTML: data text in them went through
+    `text_html`, so views may put them into Markdown as they are."""
+
     text: str
     link: str | None = None  # relative to the compare/ folder
     changed: bool = False
@@ -37,7 +41,7 @@ class Cell:
 
 @dataclass
 class Row:
-    label: str
+    label: str  # inline HTML, like a cell
     cells: list[Cell]
     id: str | None = None
 
@@ -48,6 +52,11 @@ class Table:
     columns: list[str]  # headings of the other columns, one per cell of a row
     rows: list[Row]
     facets: tuple[str, ...] = ()
+
+
+def _reason(unknown: dict[str, str], field_name: str) -> str | None:
+    reason = unknown.get(field_name)
+    return text_html(reason) if reason else None
 
 
 def item_link(release: Release, item: Item) -> str:
@@ -74,7 +83,7 @@ def platforms_table(catalog: Catalog) -> Table:
                     text,
                     changed=previous is not None and text != previous,
                     disputed=_disputed(release, fact.disputed_field),
-                    unknown=value.unknown,
+                    unknown=text_html(value.unknown) if value.unknown else None,
                 )
             )
             previous = text
@@ -105,7 +114,7 @@ def companions_table(catalog: Catalog) -> Table:
             cells.append(
                 Cell(
                     text,
-                    unknown=found.note if found.version is None else None,
+                    unknown=text_html(found.note) if found.version is None and found.note else None,
                     disputed=_disputed(release, f"companions.{name}"),
                 )
             )
@@ -144,11 +153,11 @@ def lifecycle_table(catalog: Catalog) -> Table:
                 if deprecated
                 else Cell("not deprecated first"),
                 Cell(removed[0].version, link=item_link(*removed)) if removed else Cell(still),
-                Cell(replacement or ""),
+                Cell(text_html(replacement)),
                 Cell("removed" if removed else "deprecated"),
             ]
             anchor = (deprecated or removed or chain[0])[1].id
-            rows.append(Row(first.title, cells, id=f"lc-{anchor}"))
+            rows.append(Row(text_html(first.title), cells, id=f"lc-{anchor}"))
     return Table(
         "What", ["Area", "Deprecated in", "Removed in", "Replacement", "Status"], rows, facets=("Area", "Status")
     )
@@ -178,7 +187,7 @@ def feature_status_table(catalog: Catalog) -> Table:
             label = item.status or (KINDS[item.kind].verb if item.kind in _LIFECYCLE_KINDS else "not labelled")
             extra = f" (+{len(items) - 1})" if len(items) > 1 else ""
             cells.append(Cell(f"{label}{extra}", link=item_link(release, item)))
-        rows.append(Row(topic.title, cells, id=f"topic-{topic.id}"))
+        rows.append(Row(text_html(topic.title), cells, id=f"topic-{topic.id}"))
     return Table("Feature", [r.version for r in releases], rows)
 
 
@@ -204,12 +213,12 @@ def release_facts_table(catalog: Catalog) -> Table:
                     Cell(days),
                     Cell(
                         f"{stats.commits:,}" if stats.commits else "unknown",
-                        unknown=stats.unknown.get("commits"),
+                        unknown=_reason(stats.unknown, "commits"),
                         disputed=_disputed(release, "stats"),
                     ),
                     Cell(
                         f"{stats.contributors:,}" if stats.contributors else "unknown",
-                        unknown=stats.unknown.get("contributors"),
+                        unknown=_reason(stats.unknown, "contributors"),
                     ),
                     Cell(patches or "none"),
                 ],

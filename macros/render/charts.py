@@ -10,6 +10,7 @@ import datetime as dt
 import html
 import math
 
+from macros.dataset.text import visible_text
 from macros.query.catalog import Catalog
 from macros.query.tables import Table
 
@@ -44,11 +45,12 @@ def lifecycle_chart(catalog: Catalog, table: Table) -> str:
         start = x.get(deprecated, x.get(removed, label_width))
         end = x.get(removed, label_width + step * len(versions))
         still = removed not in x
-        title = _e(f"{row.label}: deprecated {deprecated}, {'still deprecated' if still else 'removed ' + removed}")
-        label = row.label if len(row.label) <= 48 else row.label[:47] + "…"
+        name = visible_text(row.label)
+        title = _e(f"{name}: deprecated {deprecated}, {'still deprecated' if still else 'removed ' + removed}")
+        label = name if len(name) <= 48 else name[:47] + "…"
         parts.append(
             f'<text x="{label_width - 8}" y="{y + bar_height - 3}" text-anchor="end" '
-            f'class="atlas-label">{_e(label.replace("`", ""))}</text>'
+            f'class="atlas-label">{_e(label)}</text>'
         )
         css = "atlas-bar-open" if still else "atlas-bar"
         parts.append(

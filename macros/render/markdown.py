@@ -1,8 +1,9 @@
-"""Renderers' shared tools: data text made safe for Markdown, the Jinja setup, finished HTML.
+"""Renderers' shared tools: the Jinja setup and finished HTML.
 
-Data text is Markdown, but raw HTML in it is escaped so that a title such as
-`<script>alert(1)</script>` shows literally. Code spans are left alone because Markdown already
-escapes their content.
+Templates write data text only through the `text` filter (inline HTML, sanitised, inert to the
+page's Markdown) or `plain` (attributes); both come from `macros/dataset/text.py`, the one place
+where data text becomes HTML. The Jinja environment has no autoescape because its output is
+Markdown, so a template that writes a data field without one of them is a bug (tests look for it).
 
 Finished HTML skips Markdown. A template wraps a block that is HTML already in
 `{% filter set_aside %}`: the page's Markdown gets a one-line marker instead, and the block comes
@@ -15,74 +16,21 @@ inside these blocks: their links name the built .html pages, and tests/test_site
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import jinja2
-import markdown
-from markdown.extensions import Extension
 
+from macros.dataset.text import plain_text, text_html
 from macros.dataset.vocabulary import EFFECTS, KINDS, STATUSES, TIERS, VERDICTS
 
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 
-
-def md(text: str | None) -> str:
-    """Markdown from the data with raw HTML neutralised (outside code spans)."""
-    if not text:
-        return ""
-    out, position = [], 0
-    for match in _CODE_SPAN.finditer(text):
-        out.append(html.escape(text[position : match.start()], quote=False))
-        out.append(match.group(0))
-        position = match.end()
-    out.append(html.escape(text[position:], quote=False))
-    return "".join(out).strip()
-
-
-def inline(text: str | None) -> str:
-    """Like `md`, folded onto one line (table cells, headings, list items)."""
-    return " ".join(md(text).split()).replace("|", "\\|")
-
-
-class _InlineOnly(Extension):
-    """Treat a whole data string as one paragraph, as a table cell would: a title that starts
-    with `1.` or `#` stays text instead of becoming a list or a heading."""
-
-    BLOCKS = ("empty", "indent", "code", "hashheader", "setextheader", "hr", "olist", "ulist", "quote", "reference")
-
-    def extendMarkdown(self, md: markdown.Markdown) -> None:
-        for name in self.BLOCKS:
-            md.parser.blockprocessors.deregister(name, strict=False)
-
-
-_INLINE_MARKDOWN = markdown.Markdown(extensions=[_InlineOnly()])
-
-
-@lru_cache(maxsize=65536)
-def inline_html(text: str | None) -> str:
-    """Like `inline`, but converted to HTML, for the raw-HTML tables of the upgrade guides.
-
-    Cached: guides repeat each item in every guide whose range crosses its release, and this
-    way its text is converted once per build (and once per `mkdocs serve` session) instead.
-    """
-    if not text:
-        return ""
-    converted = _INLINE_MARKDOWN.reset().convert(" ".join(md(text).split()))
-    return converted.removeprefix("<p>").removesuffix("</p>")
-
-
-def plain(text: str | None) -> str:
-    """Text for HTML attributes such as a link title: no code or bold marks, escaped.
-
-    Underscores and single asterisks stay: in our data they are part of names such as
-    `torch._dynamo` or `*args` far more often than they mark emphasis."""
-    stripped = re.sub(r"`|\*\*", "", " ".join((text or "").split()))
-    return html.escape(stripped, quote=True)
+def fence(code: str) -> str:
+    """A code fence longer than any run of backticks in `code`, so the code cannot end it."""
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
 
 
 def indent(text: str, width: int = 4) -> str:
@@ -144,17 +92,16 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        autoescape=False,  # output is Markdown; data passes through `md`/`inline` explicitly
+        autoescape=False,  # output is Markdown; data passes through `text`/`plain` explicitly
         extensions=["jinja2.ext.do"],
         # Templates are part of the code: `mkdocs serve` restarts for them like for Python files,
         # so skip the file check Jinja would otherwise make on each of the thousands of includes.
         auto_reload=False,
     )
     env.filters.update(
-        md=md,
-        inline=inline,
-        inline_html=inline_html,
-        plain=plain,
+        text=text_html,
+        plain=plain_text,
+        fence=fence,
         indent_md=indent,
         set_aside=_set_aside,
     )

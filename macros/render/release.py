@@ -6,11 +6,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from macros.dataset.model import Item, Release, Source
+from macros.dataset.text import plain_text, text_html
 from macros.dataset.vocabulary import KINDS, TIERS
 from macros.query.catalog import Catalog, Citations
 from macros.query.install import install_variants
-from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS
-from macros.render.markdown import Rendered, inline, plain, render
+from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS, drop_text
+from macros.render.markdown import Rendered, render
 
 #: Page sections in reading order: (anchor, heading, kinds shown there). Every kind has one
 #: section (a test checks); the kinds' own wording is in dataset/vocabulary.py.
@@ -42,14 +43,16 @@ def _citations(citations: Citations, source_ids: list[str], link: Callable[[int,
 
 def cite(citations: Citations, source_ids: list[str]) -> str:
     """Citations for Markdown."""
-    return _citations(citations, source_ids, lambda n, source: f'[{n}](#src-{source.id} "{inline(source.title)}")')
+    return _citations(citations, source_ids, lambda n, source: f'[{n}](#src-{source.id} "{plain_text(source.title)}")')
 
 
 def cite_html(citations: Citations, source_ids: list[str]) -> str:
     """Citations for finished HTML (guide rows)."""
-    return _citations(
-        citations, source_ids, lambda n, source: f'<a href="#src-{source.id}" title="{plain(source.title)}">{n}</a>'
-    )
+
+    def link(number: int, source: Source) -> str:
+        return f'<a href="#src-{source.id}" title="{plain_text(source.title)}">{number}</a>'
+
+    return _citations(citations, source_ids, link)
 
 
 def platform_rows(release: Release, citations: Citations) -> list[PlatformRow]:
@@ -59,12 +62,12 @@ def platform_rows(release: Release, citations: Citations) -> list[PlatformRow]:
         value = fact.read(release)
         text = value.text or ""
         if value.unknown is not None:
-            text += ("; " if text else "") + f"Unknown: {inline(value.unknown)}"
+            text += ("; " if text else "") + f"Unknown: {text_html(value.unknown)}"
         rows.append(PlatformRow(fact.label, text, cite(citations, list(value.sources))))
     for drop in release.platform.architectures_dropped:
-        value = f"{inline(drop.architectures)} from {', '.join(drop.wheels)}"
+        value = drop_text(drop)
         if drop.instead:
-            value += f"; use {inline(drop.instead)}"
+            value += f"; use {text_html(drop.instead)}"
         if drop.item:
             value += f" ([details](#{drop.item}))"
         rows.append(PlatformRow(DROPS_LABEL, value, cite(citations, drop.sources)))
@@ -149,7 +152,7 @@ def render_release_page(catalog: Catalog, version: str) -> Rendered:
         catalog=catalog,
         **item_helpers(catalog, citations, finished_html=False, prefix=""),
         claimants=lambda dispute: ", ".join(
-            f"{inline(catalog.sources[s].publisher)} ({TIERS.label(catalog.sources[s].tier)})" + cite(citations, [s])
+            f"{text_html(catalog.sources[s].publisher)} ({TIERS.label(catalog.sources[s].tier)})" + cite(citations, [s])
             for s in dispute.claimed_by
         ),
         citations=citations,

@@ -1,0 +1,120 @@
+"""Data text, the one place it becomes HTML: what the model refuses, and what the converter emits.
+
+The converter's promise is checked the way it is used: its output is put through the site's own
+Markdown (with attribute lists, raw HTML and tables) and must come out as the same elements.
+"""
+
+from __future__ import annotations
+
+import markdown
+import pytest
+from bs4 import BeautifulSoup
+
+from macros.dataset.text import code_problem, plain_text, text_html, text_problem, visible_text
+
+SITE_MARKDOWN_EXTENSIONS = ["abbr", "admonition", "attr_list", "md_in_html", "tables", "pymdownx.superfences"]
+
+
+def elements(fragment: str) -> list[tuple[str, dict[str, object]]]:
+    soup = BeautifulSoup(fragment, "html.parser")
+    return [(tag.name, dict(tag.attrs)) for tag in soup.find_all(True)]
+
+
+def test_inline_markdown_becomes_a_few_allowed_elements() -> None:
+    converted = text_html("Use `torch.compile` with **care** and *thought*, see [notes](https://example.org/a_b)")
+    assert elements(converted) == [("code", {}), ("strong", {}), ("em", {}), ("a", {"href": "https://example.org/a_b"})]
+    assert visible_text(converted) == "Use torch.compile with care and thought, see notes"
+
+
+def test_block_syntax_stays_text() -> None:
+    assert visible_text(text_html("1. first\n- second")) == "1. first - second"
+    assert visible_text(text_html("# of threads")) == "# of threads"
+    assert text_html(None) == text_html("") == ""
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "<script>alert(1)</script>",
+        "`<b>` and <img src=x onerror=alert(1)>",
+        "[x](javascript:alert(1))",
+        "[x](data:text/html;base64,PHNjcmlwdD4=)",
+        "![pixel](https://tracker.example/p.gif)",
+        "Title { onmouseover=alert(1) }",
+        "Title {: .evil #id }",
+        "a | b | c",
+        "{{ config }} {% raw %}",
+        "<https://example.org> <javascript:alert(1)>",
+        "`code` **bold `x`** _under_score_ \\*escaped\\*",
+    ],
+)
+def test_output_survives_the_sites_markdown_unchanged(hostile: str) -> None:
+    """Whatever the text, the page's Markdown finds nothing left to act on, and nothing active."""
+    converted = text_html(hostile)
+    for tag, attributes in elements(converted):
+        assert tag in {"code", "em", "strong", "a"}
+        assert set(attributes) <= {"href"}
+        assert str(attributes.get("href", "https://")).startswith(("https://", "http://"))
+    if not converted.strip():
+        return  # an image alone: nothing is left at all
+    for context in (f"{converted}", f"### {converted} {{ #fixed-id }}", f"| a | b |\n|---|---|\n| {converted} | x |"):
+        page = markdown.markdown(context, extensions=SITE_MARKDOWN_EXTENSIONS)
+        soup = BeautifulSoup(page, "html.parser")
+        inner = soup.find(["p", "h3", "td"])
+        assert inner is not None
+        assert elements(str(inner))[1:] == elements(converted), context
+        assert inner.get_text() == BeautifulSoup(converted, "html.parser").get_text()
+        if inner.name == "h3":
+            assert inner.attrs == {"id": "fixed-id"}  # braces in a title never eat the anchor
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Nul\x00byte", "U+0000"),
+        ("Right\u202eto left", "bidirectional control character U+202E"),
+        ("Isolate\u2066x", "U+2066"),
+        ("<script>alert(1)</script>", "contains raw HTML"),
+        ("Say <b>hi</b>", "contains raw HTML"),
+        ("<!-- comment -->", "contains raw HTML"),
+        ("![x](https://example.org/x.png)", "Markdown image"),
+        ("[x](javascript:alert(1))", "links to 'javascript:alert"),
+        ("[x]( JAVASCRIPT:alert(1))", "links to 'JAVASCRIPT:alert"),
+        ("[x](vbscript:msgbox)", "links to 'vbscript:msgbox'"),
+        ("[x](data:text/html,hi)", "links to 'data:text/html,hi'"),
+        ("[x](/relative)", "links to '/relative'"),
+        ("<javascript:alert(1)>", "autolink"),
+        ("Title { onmouseover=alert(1) }", "attribute list"),
+        ("Title {: .class }", "attribute list"),
+        ("Title { #other-id }", "attribute list"),
+        ("x" * 4001, "at most 4000"),
+    ],
+)
+def test_text_rules_reject_with_a_message_that_says_what_to_do(text: str, message: str) -> None:
+    problem = text_problem(text)
+    assert problem is not None and message in problem
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use `<script>` in code spans freely, and `{ x: 1 }` too",
+        "a < b and c > d, 5 & 6",
+        "torch.Tensor.{add,sub} are fine",
+        "[notes](https://example.org/x) and [http](http://example.org)",
+        "Tabs\tand\nnewlines",
+    ],
+)
+def test_ordinary_text_is_accepted(text: str) -> None:
+    assert text_problem(text) is None
+
+
+def test_code_may_hold_anything_printable_but_no_control_characters() -> None:
+    assert code_problem("```\n<script>alert(1)</script>\n{: onclick=x }") is None
+    assert "U+0007" in (code_problem("print('\a')") or "")
+
+
+def test_plain_text_keeps_names_and_escapes_quotes() -> None:
+    assert plain_text('`torch._dynamo` and *args, **fast** "quoted"') == (
+        "torch._dynamo and *args, fast &quot;quoted&quot;"
+    )
