@@ -20,14 +20,12 @@ def define_env(env: Any) -> None:
     """mkdocs-macros entry point: the macros hand-written pages call (`{{ release_list() }}`).
 
     Generated pages do not go through the macros plugin: the hook adds them already rendered."""
-    from macros.query.catalog import open_catalog
     from macros.render.pages import PAGE_MACROS
 
-    data_dir = Path(env.conf["config_file_path"]).parent / "data"
-
     def with_catalog(render: Callable[..., str]) -> Callable[..., str]:
-        # `open_catalog` is cached by the files' size and mtime: one parse per build, shared with the hook.
-        return lambda *args, **kwargs: render(open_catalog(data_dir), *args, **kwargs)
+        # The catalog the hook loaded for this build (under `mkdocs serve` with broken data, the
+        # last good one), so that hand-written pages and generated pages always agree.
+        return lambda *args, **kwargs: render(env.conf["extra"]["atlas_catalog"], *args, **kwargs)
 
     for name, render in PAGE_MACROS.items():
         env.macro(with_catalog(render), name)

@@ -2,8 +2,11 @@
 
 Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDocs to the library:
 - `on_config`: load and check data/ (cached by mtime+size). Any problem stops the build before
-  anything is written, listing every problem as file:line:column: field: message. Fills the nav
-  sections and the footer's counts from the page registry (`render/pages.py`).
+  anything is written, listing every problem as file:line:column: field: message. Under
+  `mkdocs serve`, once a good build exists, a problem instead keeps the last good data: the
+  terminal and a banner on every page show the problems until the file is fixed, and no request
+  waits for a build that cannot happen. Fills the nav sections and the footer's counts from the
+  page registry (`render/pages.py`), and leaves the catalog in `config.extra` for `define_env`.
 - `on_files`: adds each registered page, rendered, as a virtual file (`File.generated`), and the
   JSON API and feed; at priority 50 so that plugins which run later see them. Each page's finished
   HTML comes back with its Markdown and is kept here, by page, for this build only.
@@ -18,6 +21,7 @@ as plain files and a config without hooks (see README, "Exit plan").
 
 from __future__ import annotations
 
+import html
 import logging
 import sys
 from collections.abc import Mapping
@@ -47,15 +51,50 @@ log = logging.getLogger("mkdocs.hooks.atlas")
 _finished_html: dict[str, Mapping[str, str]] = {}
 
 
+class _Serving:
+    """What `mkdocs serve` remembers between rebuilds."""
+
+    active = False
+    last_good: Catalog | None = None
+    error: DataError | None = None
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    _Serving.active = command == "serve"
+
+
 def _catalog(config: MkDocsConfig) -> Catalog:
     try:
-        return open_catalog(Path(config.config_file_path).parent / "data")
+        catalog = open_catalog(Path(config.config_file_path).parent / "data")
     except DataError as error:
-        raise PluginError(error.report()) from None
+        if not (_Serving.active and _Serving.last_good):
+            raise PluginError(error.report()) from None
+        # Not logged as an error: `serve --strict` would turn it into a failed build, and MkDocs
+        # then holds every request until a build succeeds.
+        if _Serving.error is None or _Serving.error.problems != error.problems:
+            print(error.report().replace("nothing was built", "serving the last good data"), file=sys.stderr)
+        _Serving.error = error
+        return _Serving.last_good
+    if _Serving.error is not None:
+        print("The data is good again.", file=sys.stderr)
+    _Serving.last_good, _Serving.error = catalog, None
+    return catalog
+
+
+def _banner(error: DataError) -> str:
+    count = len(error.problems)
+    lines = "\n".join(html.escape(str(problem)) for problem in error.problems)
+    return (
+        '<div class="admonition failure atlas-data-error" role="alert">'
+        f'<p class="admonition-title">The data has {count} problem{"s" if count != 1 else ""}: '
+        "this page shows the last good data until they are fixed</p>"
+        f"<pre><code>{lines}</code></pre></div>\n"
+    )
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     catalog = _catalog(config)
+    config.extra["atlas_catalog"] = catalog
     # Not named `items`: Jinja would find dict.items before the key.
     config.extra["atlas"] = footer_facts(catalog)
     sections = nav_sections(generated_pages(catalog))
@@ -70,7 +109,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 @event_priority(50)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    catalog = _catalog(config)
+    catalog: Catalog = config.extra["atlas_catalog"]
     _finished_html.clear()
     for page in generated_pages(catalog):
         rendered = page.build(catalog)
@@ -84,7 +123,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 @event_priority(100)
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    return put_back(html, _finished_html.get(page.file.src_uri, {}))
+    whole = put_back(html, _finished_html.get(page.file.src_uri, {}))
+    return _banner(_Serving.error) + whole if _Serving.error else whole
 
 
 class _MemoryBytecodeCache(jinja2.BytecodeCache):

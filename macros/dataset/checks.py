@@ -34,6 +34,22 @@ def _problem(loaded: Loaded, path: FieldPath, message: str) -> Problem:
     return Problem(loaded.file, line, column, format_path(path), message)
 
 
+def one_file_per_version(data: Dataset) -> Iterator[Problem]:
+    """2.08.yaml next to 2.8.yaml: the same release twice, whatever the spelling."""
+    seen: dict[tuple[int, ...], Loaded[Release]] = {}
+    for loaded in data.releases:
+        key = loaded.record.key
+        if key in seen:
+            first = seen[key]
+            message = (
+                f"duplicate version {loaded.record.version!r}: {first.file} and {loaded.file} "
+                "hold the same release; keep one file"
+            )
+            yield _problem(loaded, ("version",), message)
+        else:
+            seen[key] = loaded
+
+
 def file_name_matches_version(data: Dataset) -> Iterator[Problem]:
     """data/releases/2.12.yaml must hold version "2.12"."""
     for loaded in data.releases:
@@ -209,6 +225,7 @@ def topics_exist(data: Dataset) -> Iterator[Problem]:
 
 
 RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
+    one_file_per_version,
     file_name_matches_version,
     ids_are_unique,
     dates_follow_versions,

@@ -10,6 +10,8 @@ for bad data.
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -63,17 +65,42 @@ class Loaded(Generic[Model]):
 
 
 def display_name(path: Path) -> str:
-    """Paths in messages are relative to the working directory when possible."""
+    """Paths in messages are relative to the working directory when possible. Links are not
+    followed: the message names the file the contributor sees in data/."""
     try:
-        return str(path.resolve().relative_to(Path.cwd()))
+        return str(Path(os.path.abspath(path)).relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+#: Largest data file accepted, in bytes (the biggest release file is about 30 KB).
+MAX_FILE_BYTES = 512 * 1024
+#: Deepest nesting of mappings and lists (release files use 5); deeper input could exhaust the
+#: YAML composer's stack before any of our checks run.
+MAX_DEPTH = 32
+
+
+def read_data_file(path: Path, name: str) -> tuple[bytes | None, list[Problem]]:
+    """The file's bytes, or a problem: not a regular file, unreadable, too large."""
+    try:
+        if not path.is_file():
+            what = "a directory" if path.is_dir() else "a broken link or not a regular file"
+            return None, [Problem(name, 1, 1, "(file)", f"is {what}; a data file must be a readable YAML file")]
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            message = f"is {size:,} bytes; data files are limited to {MAX_FILE_BYTES:,} bytes (split the data)"
+            return None, [Problem(name, 1, 1, "(file)", message)]
+        return path.read_bytes(), []
+    except OSError as exc:
+        return None, [Problem(name, 1, 1, "(file)", f"cannot be read: {exc.strerror or exc}")]
 
 
 def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, list[Problem]]:
     name = display_name(path)
     positions = Positions()
-    raw = path.read_bytes()
+    raw, problems = read_data_file(path, name)
+    if raw is None:
+        return None, positions, problems
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -82,6 +109,9 @@ def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, 
         message = f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8"
         return None, positions, [Problem(name, line, column, "(file)", message)]
     try:
+        problems = _shape_problems(text, name)
+        if problems:
+            return None, positions, problems
         data, problems = _parse(text, name, positions)
     except yaml.MarkedYAMLError as exc:
         return None, positions, [_syntax_problem(name, exc, text)]
@@ -93,6 +123,38 @@ def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, 
         return model.model_validate(data), positions, []
     except ValidationError as exc:
         return None, positions, [_validation_problem(name, positions, error) for error in exc.errors()]
+
+
+_PLAIN_TAG = re.compile(r"^tag:yaml\.org,2002:(str|int|float|bool|null|seq|map)$")
+
+
+def _shape_problems(text: str, name: str) -> list[Problem]:
+    """What the event stream shows before any tree is built: more than one document, nesting
+    deeper than MAX_DEPTH, anchors and aliases (a few lines of aliases can expand to billions of
+    values). Our data needs none of them."""
+    depth, documents = 0, 0
+    for event in yaml.parse(text, Loader=_Loader):
+        line, column = event.start_mark.line + 1, event.start_mark.column + 1
+        if isinstance(event, yaml.DocumentStartEvent):
+            documents += 1
+            if documents > 1:
+                message = "a second YAML document starts here; a data file holds one document (remove the ---)"
+                return [Problem(name, line, column, "(yaml)", message)]
+        elif isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            message = "YAML anchors and aliases (&name, *name) are not supported; write the value out"
+            return [Problem(name, line, column, "(yaml)", message)]
+        elif getattr(event, "tag", None) and not _PLAIN_TAG.match(event.tag):
+            tag = event.tag.replace("tag:yaml.org,2002:", "!!")
+            message = f"YAML tags such as {tag} are not supported; write plain values"
+            return [Problem(name, line, column, "(yaml)", message)]
+        elif isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                message = f"nested more than {MAX_DEPTH} levels deep; data files need far fewer"
+                return [Problem(name, line, column, "(yaml)", message)]
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return []
 
 
 def _parse(text: str, name: str, positions: Positions) -> tuple[Any, list[Problem]]:
@@ -119,8 +181,12 @@ def _to_python(
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
             key_at = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            if not isinstance(key_node, yaml.ScalarNode):
+                message = "a key must be a plain name, not a list or mapping (a `?` complex key)"
+                problems.append(Problem(name, *key_at, format_path(path), message))
+                continue
+            key = loader.construct_object(key_node, deep=True)
             if key in result:
                 first = positions.keys[(*path, key)][0]
                 message = f"duplicate key {key!r} (first set on line {first}); keep one"

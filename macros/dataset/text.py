@@ -73,15 +73,14 @@ def text_problem(text: str) -> str | None:
     prose = _outside_code(text)
     if _IMAGE.search(prose):
         return "contains a Markdown image; data text may not load images (pages load nothing from outside)"
-    match = _AUTOLINK.search(prose)
-    if match:
-        return f"contains the autolink {match.group(0)}…>; write a link as [text](https://...)"
-    match = _TAG.search(prose)
-    if match:
-        return "contains raw HTML; write markup in backticks (`<like this>`) to show it as code"
     for match in _LINK_TARGET.finditer(prose):
         if not _HTTP.match(match.group(1)):
             return f"links to {match.group(1)!r}; links in data text must be http:// or https:// URLs"
+    match = _AUTOLINK.search(prose)
+    if match:
+        return f"contains the autolink {match.group(0)}…>; write a link as [text](https://...)"
+    if _TAG.search(prose):
+        return "contains raw HTML; write markup in backticks (`<like this>`) to show it as code"
     if _ATTR_LIST.search(prose):
         return "contains a Markdown attribute list ({: ...}, { #id }, { .class } or { key=value }); remove it"
     return None

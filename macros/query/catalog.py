@@ -137,6 +137,17 @@ def open_catalog(data_dir: Path) -> Catalog:
     return catalog
 
 
+def _link_outside(path: Path, data_dir: Path) -> str | None:
+    """A data file that is a symbolic link to a file outside data/ would let a pull request
+    publish whatever that file holds on the builder's machine: refuse it."""
+    if not path.is_symlink():
+        return None
+    target = path.resolve()
+    if target.is_relative_to(data_dir):
+        return None
+    return f"is a symbolic link to {target}, outside {display_name(data_dir)}; copy the file in instead"
+
+
 def _load_catalog(data_dir: Path) -> Catalog:
     problems: list[Problem] = []
     sources_path = data_dir / "sources.yaml"
@@ -151,7 +162,15 @@ def _load_catalog(data_dir: Path) -> Catalog:
         topics, topic_positions, found = load_file(topics_path, TopicRegistry)
         problems += found
     releases: list[Loaded[Release]] = []
-    for path in sorted((data_dir / "releases").glob("*.yaml")):
+    release_paths = sorted((data_dir / "releases").glob("*.yaml"))
+    if not release_paths:
+        where = display_name(data_dir / "releases")
+        problems.append(Problem(where, 1, 1, "(file)", "holds no release files (X.Y.yaml); add at least one"))
+    for path in release_paths:
+        outside = _link_outside(path, data_dir)
+        if outside:
+            problems.append(Problem(display_name(path), 1, 1, "(file)", outside))
+            continue
         release, release_positions, found = load_file(path, Release)
         problems += found
         if release is not None:
