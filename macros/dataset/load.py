@@ -115,6 +115,12 @@ def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, 
         data, problems = _parse(text, name, positions)
     except yaml.MarkedYAMLError as exc:
         return None, positions, [_syntax_problem(name, exc, text)]
+    except yaml.reader.ReaderError as exc:
+        # Characters YAML refuses outright (most control characters): point at the character.
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        message = f"the control character U+{exc.character:04X} is not allowed in YAML; remove it"
+        return None, positions, [Problem(name, line, column, "(yaml)", message)]
     if problems:
         return None, positions, problems
     if data is None:
