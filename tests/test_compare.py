@@ -120,8 +120,9 @@ def test_free_text_in_platform_facts_reaches_no_view_as_markup(tmp_path: Path) -
     shutil.copytree(FIXTURE_DATA, data)
     release = data / "releases" / "9.1.yaml"
     text = release.read_text(encoding="utf-8")
-    text = text.replace('support_package: "2030.1"', 'support_package: "<img src=x onerror=alert(1)>"')
-    text = text.replace("architectures: Volta (sm70)", 'architectures: "<b>Volta</b>"')
+    # Markup is refused in data text outside code spans; inside them it must stay text.
+    text = text.replace('support_package: "2030.1"', 'support_package: "`<img src=x onerror=alert(1)>`"')
+    text = text.replace("architectures: Volta (sm70)", 'architectures: "`<b>Volta</b>` {x}"')
     release.write_text(text, encoding="utf-8")
     catalog = open_catalog(data)
     from macros.query.guide import upgrade_guide
@@ -130,5 +131,5 @@ def test_free_text_in_platform_facts_reaches_no_view_as_markup(tmp_path: Path) -
     delta = [text for row in upgrade_guide(catalog, "9.0", "9.1").delta for text in (row.before, row.after)]
     for text in cells + delta:
         assert "<img" not in text and "<b>" not in text, text
-    assert "wheels available; support package &lt;img src=x onerror=alert(1)&gt;" in cells
-    assert "&lt;b&gt;Volta&lt;/b&gt; from cu128" in cells
+    assert "wheels available; support package <code>&lt;img src=x onerror=alert(1)&gt;</code>" in cells
+    assert "<code>&lt;b&gt;Volta&lt;/b&gt;</code> &#123;x&#125; from cu128" in cells

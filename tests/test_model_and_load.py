@@ -33,7 +33,7 @@ def test_dates_stay_strings_and_positions_are_recorded(tmp_path: Path) -> None:
 def test_every_problem_in_a_file_is_reported(tmp_path: Path) -> None:
     path = write(
         tmp_path,
-        'reviewed: "2030-01-01"\nsources:\n  - id: A_B\n    title: T\n    url: http://x.org\n'
+        'reviewed: "2030-01-01"\nsources:\n  - id: A_B\n    title: T\n    url: ftp://x.org\n'
         "    publisher: P\n    tier: blog\n",
     )
     _, _, problems = load_file(path, SourceRegistry)

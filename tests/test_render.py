@@ -54,7 +54,7 @@ def test_release_page_sections_and_anchors() -> None:
     assert page.finished_html == {}  # a release page is all Markdown, checked and linked by MkDocs
     text = page.markdown
     assert text.startswith("# PyTorch 9.1 { #top }")
-    assert "### `sum` of bools returns int64 { #silent-sum }" in text
+    assert "### <code>sum</code> of bools returns int64 { #silent-sum }" in text
     assert text.index("## Breaking changes") < text.index("## Deprecations") < text.index("## Sources")
     assert "silent behaviour change" in text  # the effect badge, in the item body
     assert 'title="Before (9.0)"' in text and 'title="After (9.1)"' in text

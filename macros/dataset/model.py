@@ -19,6 +19,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    WithJsonSchema,
     model_validator,
 )
 
@@ -112,7 +113,7 @@ def _url(value: str) -> str:
 Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True), AfterValidator(_text)]
 #: A code example, shown as code whatever it holds (only control characters are refused).
 Code = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True), AfterValidator(_code)]
-Url = Annotated[str, AfterValidator(_url)]
+Url = Annotated[str, AfterValidator(_url), WithJsonSchema({"type": "string", "format": "uri", "pattern": _URL.pattern})]
 SourceIds = Annotated[list[Slug], Field(min_length=1)]
 
 
