@@ -24,11 +24,11 @@ def row(table: compare.Table, label: str) -> compare.Row:
 
 def test_platform_cells_mark_changes_and_unknowns(fixture: Catalog) -> None:
     table = compare.platforms_table(fixture)
-    assert table.columns == ["9.0", "9.1", "9.2"]
+    assert table.columns == ["9.2", "9.1", "9.0"]  # newest first: visible without scrolling sideways
     python = row(table, "Python")
-    assert [c.changed for c in python.cells] == [False, True, True]
+    assert [c.changed for c in python.cells] == [True, True, False]  # each against the release before
     xpu = row(table, "Intel XPU")
-    assert xpu.cells[0].text == "wheels available" and xpu.cells[0].unknown == "Not published."
+    assert xpu.cells[-1].text == "wheels available" and xpu.cells[-1].unknown == "Not published."
     drops = row(table, "GPU architectures dropped")
     assert drops.cells[1].link == "../releases/9.1.md#volta-gone"
 
@@ -45,12 +45,13 @@ def test_lifecycle_table_spans_deprecation_to_removal(fixture: Catalog) -> None:
 def test_feature_status_follows_topics_across_releases(fixture: Catalog) -> None:
     table = compare.feature_status_table(fixture)
     widgets = row(table, "Widgets")
-    assert [c.text for c in widgets.cells] == ["prototype", "beta", ""]
+    assert [c.text for c in widgets.cells] == ["", "beta", "prototype"]
+    assert [c.style for c in widgets.cells] == [None, "atlas-status-beta", "atlas-status-prototype"]
 
 
 def test_release_facts_count_days_between_releases(fixture: Catalog) -> None:
     table = compare.release_facts_table(fixture)
-    assert [r.cells[1].text for r in table.rows] == ["", "59", "61"]
+    assert [r.cells[1].text for r in table.rows] == ["61", "59", ""]  # newest first
     assert row(table, "9.1").cells[2].text == "unknown"
 
 
@@ -66,7 +67,7 @@ def test_a_new_release_adds_a_column_without_code_changes(tmp_path: Path) -> Non
     )
     (data / "releases" / "9.3.yaml").write_text(text)
     catalog = open_catalog(data)
-    assert compare.platforms_table(catalog).columns[-1] == "9.3"
+    assert compare.platforms_table(catalog).columns[0] == "9.3"
     assert compare.companions_table(catalog).rows[0].label == "9.3"
 
 
@@ -85,9 +86,9 @@ def test_built_compare_pages(real_site: Build) -> None:
     platforms = real_site.html("compare/platforms.html")
     row_cells = next(tr.find_all("td") for tr in platforms.select("table tr") if "pip install torch" in tr.get_text())
     cells = [td.get_text(" ", strip=True) for td in row_cells]
-    assert cells[1:] == ["12.8", "12.8", "12.8", "13.0 changed", "13.0", "13.0"]
+    assert cells[1:] == ["13.0", "13.0", "13.0 changed", "12.8", "12.8", "12.8"]
     rocm = next(tr for tr in platforms.select("table tr") if tr.find("td") and tr.td.get_text() == "ROCm")
-    disputed = rocm.find_all("td")[1].find("a", class_="atlas-disputed")
+    disputed = rocm.find_all("td")[-1].find("a", class_="atlas-disputed")
     assert disputed["href"] == "../releases/2.8.html#dispute-rocm-version-2-8"
     lifecycle = real_site.html("compare/lifecycle.html")
     assert lifecycle.find("svg", class_="atlas-chart") is not None

@@ -172,3 +172,31 @@ def test_every_registered_page_and_machine_file_is_published_and_nothing_else(re
     assert len(built) == 7 + len(catalog.releases) + 5 + len(catalog.releases) * (len(catalog.releases) - 1) // 2
     for path in machine_files(catalog, "https://example.org/", "Atlas"):
         assert (real_site.site / path).is_file(), path
+
+
+def test_install_commands_pin_the_releases_companions(real_site: Build) -> None:
+    catalog = open_catalog(ROOT / "data")
+    for release in catalog.releases:
+        page = real_site.html(f"releases/{release.version}.html")
+        commands = [code.get_text() for code in page.select(".atlas-install td code")]
+        assert commands, release.version
+        versions = {c.name: c.version for c in release.companions}
+        for command in commands:
+            packages = command.split(" --")[0].split()[2:]
+            assert packages[0] == f"torch=={release.version}.0"
+            for name in ("torchvision", "torchaudio"):
+                pinned = [p for p in packages if p.startswith(name + "==")]
+                assert bool(pinned) == bool(versions.get(name)), (release.version, name, command)
+
+
+def test_every_guide_ends_with_the_install_command_for_its_target(real_site: Build) -> None:
+    catalog = open_catalog(ROOT / "data")
+    for start, end in [("2.8", "2.9"), ("2.9", "2.12"), ("2.12", "2.13")]:
+        page = real_site.html(f"upgrade/{start}-to-{end}.html")
+        headings = [h["id"] for h in page.select("article h2[id]")]
+        assert headings[-2:] == ["install", "sources"], headings
+        command = page.find(id="install").find_next("code").get_text().strip()
+        release_page = real_site.html(f"releases/{end}.html")
+        first = release_page.select_one(".atlas-install td code").get_text()
+        assert command == first, (command, first)
+        assert catalog.release(end).version in command

@@ -42,7 +42,7 @@ def test_companions_table_puts_each_version_under_its_library(real_site: Build, 
 
 def test_platforms_table_puts_each_fact_under_its_release(real_site: Build, catalog: Catalog) -> None:
     grid = table_on(real_site, "compare/platforms.html")
-    assert grid.headings == ["Platform", *(r.version for r in catalog.releases)]
+    assert grid.headings == ["Platform", *(r.version for r in reversed(catalog.releases))]  # newest first
     for release in catalog.releases:
         p = release.platform
         assert grid.cell("Python", release.version) == f"{p.python.min} to {p.python.max}"
@@ -83,3 +83,31 @@ def test_guide_platform_delta_reads_before_and_after_from_the_model(real_site: B
     assert delta.cell("CUDA of pip install torch", "2.12") == "13.0"
     moved = (start.platform.python.min, start.platform.python.max) != (end.platform.python.min, end.platform.python.max)
     assert delta.cell("Python", "Change") == ("changed" if moved else "")
+
+
+def test_feature_status_puts_each_status_under_its_release(real_site: Build, catalog: Catalog) -> None:
+    page = real_site.html("compare/feature-status.html")
+    grid = read_table(page.select("article table")[0])
+    assert grid.headings == ["Feature", *(r.version for r in reversed(catalog.releases))]
+    checked = 0
+    for topic in catalog.topics.values():
+        per_release = {r.version: [i for i in r.items if i.topic == topic.id] for r in catalog.releases}
+        if sum(1 for items in per_release.values() if items) < 2:
+            continue
+        label = " ".join(topic.title.replace("`", "").split())
+        for version, items in per_release.items():
+            text = grid.cell(label, version)
+            if not items:
+                assert text == "", (label, version)
+                continue
+            first = items[0]
+            lifecycle = {"deprecation": "deprecated", "removal": "removed", "breaking": "changed"}
+            expected = first.status or lifecycle.get(first.kind, "not labelled")
+            assert text == expected + (f" (+{len(items) - 1})" if len(items) > 1 else ""), (label, version)
+            checked += 1
+    assert checked >= 10
+    # Colour-coded, with the status still written out: each status cell carries its status's class.
+    for cell in page.select("article table td .atlas-cell"):
+        status = cell.get_text(strip=True).split(" (+")[0]
+        if status in {"stable", "beta", "prototype"}:
+            assert f"atlas-status-{status}" in cell["class"], cell

@@ -143,7 +143,8 @@
       button.textContent = "Copy link";
       button.setAttribute("aria-label", "Copy the permanent link to this item");
       button.addEventListener("click", function () {
-        var url = window.location.href.split("#")[0] + "#" + heading.id;
+        // The permanent URL: no query string (a search leaves ?h=... behind) and no old fragment.
+        var url = window.location.href.split(/[?#]/)[0] + "#" + heading.id;
         var done = function () {
           button.textContent = "Copied";
           setTimeout(function () { button.textContent = "Copy link"; }, 1500);
@@ -158,9 +159,36 @@
     });
   }
 
+  /* A copy button beside each install command of a release page's install table. */
+  function setupInstallCopy(root) {
+    var commands = root.querySelectorAll(".atlas-install td code");
+    Array.prototype.forEach.call(commands, function (code) {
+      if (code.parentNode.querySelector(".atlas-copy")) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "atlas-copy";
+      button.textContent = "Copy";
+      button.setAttribute("aria-label", "Copy: " + code.textContent);
+      button.addEventListener("click", function () {
+        var text = code.textContent;
+        var done = function () {
+          button.textContent = "Copied";
+          setTimeout(function () { button.textContent = "Copy"; }, 1500);
+        };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(text).then(done, function () { window.prompt("Copy this command:", text); });
+        } else {
+          window.prompt("Copy this command:", text);
+        }
+      });
+      code.parentNode.appendChild(button);
+    });
+  }
+
   function setup() {
     setupUpgradePicker(document);
     setupCopyLinks(document);
+    setupInstallCopy(document);
     Array.prototype.forEach.call(document.querySelectorAll(".atlas-table"), setupTable);
   }
 

@@ -13,6 +13,7 @@ trust model is: every text field is written by a stranger.
   significant character written as a character reference, so the page's own Markdown (which does
   have attribute lists and raw HTML) has nothing left to act on, wherever the text is put:
   paragraph, heading, table cell.
+- Dotted names in code get a `<wbr>` after each dot, so a narrow cell wraps them at a dot.
 - `plain_text` is for attributes and other places that take text, not markup.
 """
 
@@ -114,6 +115,10 @@ _MARKDOWN = markdown.Markdown(extensions=[_InlineOnly()])
 # tables, headings, backslash escapes) or to HTML, written as references in text between tags.
 _INERT = {ord(char): f"&#{ord(char)};" for char in "\\`*_[]{}|#!"}
 _TEXT_BETWEEN_TAGS = re.compile(r">([^<]*)<")
+# Long dotted names (`torch.ao.quantization.quantize_fx`) may wrap in narrow table cells: at a
+# dot, never inside a word. <wbr> marks the places; it is not copied with the text.
+_CODE_ELEMENT = re.compile(r"(<code>)(.*?)(</code>)", re.DOTALL)
+_DOT_IN_NAME = re.compile(r"\.(?=[A-Za-z&])")
 
 
 def _escape_prose(text: str) -> str:
@@ -143,7 +148,8 @@ def text_html(text: str | None) -> str:
         link_rel=None,
         strip_comments=True,
     )
-    return _TEXT_BETWEEN_TAGS.sub(lambda m: ">" + m.group(1).translate(_INERT) + "<", f">{clean}<")[1:-1]
+    inert = _TEXT_BETWEEN_TAGS.sub(lambda m: ">" + m.group(1).translate(_INERT) + "<", f">{clean}<")[1:-1]
+    return _CODE_ELEMENT.sub(lambda m: m.group(1) + _DOT_IN_NAME.sub(".<wbr>", m.group(2)) + m.group(3), inert)
 
 
 def visible_text(inline_html: str) -> str:

@@ -1,7 +1,8 @@
 """Catalog-level query: the install command for each wheel variant of a release.
 
 Derived from the platform block (never typed by hand): CPU, each stable and experimental CUDA
-build, each ROCm version and XPU, plus the default `pip install torch` from PyPI.
+build, each ROCm version and XPU, plus the default `pip install torch` from PyPI. Each command pins
+torch and the torchvision and torchaudio of that release (torchaudio only where it had one).
 """
 
 from __future__ import annotations
@@ -28,9 +29,15 @@ def cuda_tag(version: str) -> str:
 
 
 def install_variants(release: Release) -> list[InstallVariant]:
-    pin = f"torch=={release.version}.0"
-    vision = next((c for c in release.companions if c.name == "torchvision" and c.version), None)
-    packages = f"{pin} torchvision=={_three_part(vision.version)}" if vision and vision.version else pin
+    packages = " ".join(
+        [f"torch=={release.version}.0"]
+        + [
+            f"{companion.name}=={_three_part(companion.version)}"
+            for name in ("torchvision", "torchaudio")
+            for companion in release.companions
+            if companion.name == name and companion.version
+        ]
+    )
     cuda = release.platform.cuda
     variants = []
     if cuda.default_wheel:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from macros.dataset.model import Item, Release
 from macros.dataset.text import text_html
-from macros.dataset.vocabulary import KINDS
+from macros.dataset.vocabulary import KINDS, STATUSES
 from macros.query.catalog import Catalog
 from macros.query.platform import (
     COMPANIONS,
@@ -37,6 +37,7 @@ class Cell:
     changed: bool = False
     disputed: str | None = None  # link to the dispute
     unknown: str | None = None  # the reason
+    style: str | None = None  # a vocabulary style (status colours); the text still says it
 
 
 @dataclass
@@ -96,7 +97,14 @@ def platforms_table(catalog: Catalog) -> Table:
             Cell(drops_text(release), link=link, changed=bool(entries), disputed=_disputed(release, DROPS_FIELD))
         )
     rows.append(Row(DROPS_LABEL, drops))
-    return Table("Platform", [r.version for r in releases], rows)
+    return _newest_first(Table("Platform", [r.version for r in releases], rows))
+
+
+def _newest_first(table: Table) -> Table:
+    """Release columns newest first: the release people look up is visible without scrolling
+    sideways. (Computed oldest first, since "changed" compares each release with the one before.)"""
+    rows = [Row(row.label, row.cells[::-1], row.id) for row in table.rows]
+    return Table(table.corner, table.columns[::-1], rows, table.facets)
 
 
 def companions_table(catalog: Catalog) -> Table:
@@ -186,9 +194,10 @@ def feature_status_table(catalog: Catalog) -> Table:
             # An item without a status says what happened to the feature: "deprecated", "removed".
             label = item.status or (KINDS[item.kind].verb if item.kind in _LIFECYCLE_KINDS else "not labelled")
             extra = f" (+{len(items) - 1})" if len(items) > 1 else ""
-            cells.append(Cell(f"{label}{extra}", link=item_link(release, item)))
+            style = STATUSES[item.status].style if item.status else KINDS[item.kind].style
+            cells.append(Cell(f"{label}{extra}", link=item_link(release, item), style=style))
         rows.append(Row(text_html(topic.title), cells, id=f"topic-{topic.id}"))
-    return Table("Feature", [r.version for r in releases], rows)
+    return _newest_first(Table("Feature", [r.version for r in releases], rows))
 
 
 def release_facts_table(catalog: Catalog) -> Table:
@@ -226,4 +235,5 @@ def release_facts_table(catalog: Catalog) -> Table:
             )
         )
         previous = release
-    return Table("Release", ["Released", "Days since previous", "Commits", "Contributors", "Patch releases"], rows)
+    columns = ["Released", "Days since previous", "Commits", "Contributors", "Patch releases"]
+    return Table("Release", columns, rows[::-1])  # newest first, as on the companions table

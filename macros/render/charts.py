@@ -29,7 +29,9 @@ def lifecycle_chart(catalog: Catalog, table: Table) -> str:
     height = 40 + (bar_height + gap) * len(rows)
     x = {v: label_width + step * i + step / 2 for i, v in enumerate(versions)}
     parts = [
-        f'<svg class="atlas-chart" role="img" viewBox="0 0 {width} {height}" width="100%" '
+        # Drawn at its own size (the figure scrolls on narrow screens): scaled down to fit a phone,
+        # its labels would be 6 px.
+        f'<svg class="atlas-chart" role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'aria-labelledby="lc-chart-title lc-chart-desc" xmlns="http://www.w3.org/2000/svg">',
         '<title id="lc-chart-title">Deprecations and removals by release</title>',
         f'<desc id="lc-chart-desc">{len(rows)} deprecated or removed APIs and platforms. A bar starts at '
@@ -53,10 +55,14 @@ def lifecycle_chart(catalog: Catalog, table: Table) -> str:
             f'class="atlas-label">{_e(label)}</text>'
         )
         css = "atlas-bar-open" if still else "atlas-bar"
-        parts.append(
+        bar = (
             f'<rect x="{start - 6}" y="{y}" width="{max(end - start + 12, 12)}" height="{bar_height}" '
             f'rx="4" class="{css}"><title>{title}</title></rect>'
         )
+        link = row.cells[1].link or row.cells[2].link
+        if link:  # each bar opens its item (the chart is finished HTML: links name built pages)
+            bar = f'<a href="{_e(link.replace(".md#", ".html#"))}" aria-label="{title}">{bar}</a>'
+        parts.append(bar)
     parts.append("</svg>")
     return "".join(parts)
 

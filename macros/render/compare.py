@@ -19,6 +19,7 @@ class ComparePage:
     description: str
     build: Callable[[Catalog], Table]
     chart: Callable[[Catalog, Table], str] | None = None
+    legend: str = ""  # HTML after the chart's caption: what its marks mean
 
 
 PAGES: tuple[ComparePage, ...] = (
@@ -42,6 +43,9 @@ PAGES: tuple[ComparePage, ...] = (
         "was removed, and what replaces it.",
         compare.lifecycle_table,
         lambda catalog, table: lifecycle_chart(catalog, table),
+        '<span class="atlas-legend"><span class="atlas-swatch atlas-swatch-bar"></span> deprecated, then '
+        'removed <span class="atlas-swatch atlas-swatch-open"></span> dashed: still deprecated. Each bar '
+        "opens its item.</span>",
     ),
     ComparePage(
         "feature-status",
@@ -69,6 +73,8 @@ def page(name: str) -> ComparePage:
 
 def cell_markdown(cell: Cell) -> str:
     text = f"[{cell.text}]({cell.link})" if cell.link and cell.text else cell.text
+    if cell.style and cell.text:
+        text = f'<span class="atlas-cell {cell.style}">{text}</span>'
     if cell.changed:
         text += ' <span class="atlas-changed" title="Changed from the previous release">changed</span>'
     if cell.unknown:

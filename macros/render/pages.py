@@ -56,11 +56,14 @@ class GeneratedPage:
     # search with duplicates and more than quadruple the index each first visit downloads.
     searchable: bool = True
     section: str | None = None  # a key of NAV_SECTIONS, or None: reached by links only
+    hide: tuple[str, ...] = ()  # Material's `hide` (e.g. "toc": wide tables get the table of contents' rail)
 
     def front_matter(self) -> str:
         meta = [f"title: {_yaml_string(self.title)}", f"description: {_yaml_string(self.description)}"]
         if not self.searchable:
             meta += ["search:", "  exclude: true"]
+        if self.hide:
+            meta += ["hide:", *(f"  - {name}" for name in self.hide)]
         return "---\n" + "\n".join(meta) + "\n---\n\n"
 
     def build(self, catalog: Catalog) -> Rendered:
@@ -95,6 +98,7 @@ def compare_pages() -> list[GeneratedPage]:
             spec.description,
             partial(render_compare_page, name=spec.name),
             section="compare/index.md",
+            hide=("toc",),
         )
         for spec in COMPARE_PAGES
     ]

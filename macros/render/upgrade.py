@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from macros.query.catalog import Catalog, Citations
 from macros.query.guide import all_pairs, upgrade_guide
+from macros.query.install import install_variants
 from macros.render.markdown import Rendered, render, render_markdown
 from macros.render.release import item_helpers
 
@@ -24,6 +25,7 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         became_removals=became_removals,
         disputes=disputes,
         citations=citations,
+        installs=install_variants(guide.end),
         **item_helpers(catalog, citations, finished_html=True, prefix="../releases/"),
     )
 

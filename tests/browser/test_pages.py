@@ -98,6 +98,14 @@ def test_search_finds_dotted_names_and_torchscript(context, site_url) -> None:
     assert any("2.10.html" in href and "#torchscript-deprecated" in href for href, _ in results), [
         h for h, _ in results if "2.10" in h
     ]
+    # People type CamelCase names in lower case: each must still find its item.
+    for query, anchor in [
+        ("torchscript", "2.10.html#torchscript-deprecated"),
+        ("flexattention", "2.10.html#flex-attention-flash-backend"),
+        ("linearcrossentropyloss", "2.13.html#linear-cross-entropy-loss"),
+    ]:
+        results = search(page, query, anchor)
+        assert any(anchor in href for href, _ in results), (query, results[:5])
     assert watch.external == []
 
 
@@ -105,13 +113,16 @@ def test_anchor_scrolls_highlights_and_copy_link_copies_the_full_url(browser, si
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     url = site_url + "releases/2.12.html#cuda-12-8-wheels-removed"
-    page.goto(url, wait_until="load")
+    # Arriving from search leaves ?h=... in the address; the copied link must not carry it.
+    page.goto(site_url + "releases/2.12.html?h=cuda#cuda-12-8-wheels-removed", wait_until="load")
     heading = page.locator("#cuda-12-8-wheels-removed")
     assert heading.is_visible()
     box = heading.bounding_box()
     assert box is not None and 0 <= box["y"] < 900
     background = heading.evaluate("el => getComputedStyle(el).backgroundColor")
     assert background not in {"rgba(0, 0, 0, 0)", "transparent"}
+    target = heading.locator(".atlas-copy").bounding_box()
+    assert target is not None and target["width"] >= 24 and target["height"] >= 24, target
     heading.locator(".atlas-copy").click()
     assert page.evaluate("navigator.clipboard.readText()") == url
     assert heading.locator(".atlas-copy").text_content() == "Copied"
