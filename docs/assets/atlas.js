@@ -79,10 +79,11 @@
       rows.forEach(function (row) { values[cellText(row, index).split(" ")[0]] = true; });
       var select = document.createElement("select");
       select.setAttribute("aria-label", "Filter by " + name);
-      select.innerHTML = "<option value=''>All " + name.toLowerCase() + "</option>" +
-        Object.keys(values).filter(Boolean).sort().map(function (v) {
-          return "<option>" + v.replace(/</g, "&lt;") + "</option>";
-        }).join("");
+      var plural = { area: "areas", status: "statuses" }[name.toLowerCase()] || name.toLowerCase();
+      select.appendChild(new Option("All " + plural, ""));
+      Object.keys(values).filter(Boolean).sort().forEach(function (v) {
+        select.appendChild(new Option(v, v));  // text, never markup
+      });
       controls.appendChild(select);
       return { select: select, index: index, name: name };
     });

@@ -172,7 +172,7 @@ def checks_first(guide: UpgradeGuide) -> list[str]:
         for drop in release.platform.architectures_dropped:
             notes.append(
                 f"Older GPUs: {drop.architectures} dropped from {', '.join(drop.wheels)} in "
-                f"{release.version}" + (f"; use {drop.instead}." if drop.instead else ".")
+                f"{release.version}" + (f"; instead: {drop.instead.rstrip('.')}." if drop.instead else ".")
             )
     if a.macos.mps_min and b.macos.mps_min and version_key(b.macos.mps_min) > version_key(a.macos.mps_min):
         notes.append(f"Apple GPUs: MPS needs macOS {b.macos.mps_min} or newer (was {a.macos.mps_min}).")

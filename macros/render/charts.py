@@ -31,7 +31,8 @@ def lifecycle_chart(catalog: Catalog, table: Table) -> str:
     parts = [
         # Drawn at its own size (the figure scrolls on narrow screens): scaled down to fit a phone,
         # its labels would be 6 px.
-        f'<svg class="atlas-chart" role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        # A group, not an image: its bars are links.
+        f'<svg class="atlas-chart" role="group" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'aria-labelledby="lc-chart-title lc-chart-desc" xmlns="http://www.w3.org/2000/svg">',
         '<title id="lc-chart-title">Deprecations and removals by release</title>',
         f'<desc id="lc-chart-desc">{len(rows)} deprecated or removed APIs and platforms. A bar starts at '

@@ -67,7 +67,7 @@ def platform_rows(release: Release, citations: Citations) -> list[PlatformRow]:
     for drop in release.platform.architectures_dropped:
         value = drop_text(drop)
         if drop.instead:
-            value += f"; use {text_html(drop.instead)}"
+            value += f"; instead: {text_html(drop.instead.rstrip('.'))}"
         if drop.item:
             value += f" ([details](#{drop.item}))"
         rows.append(PlatformRow(DROPS_LABEL, value, cite(citations, drop.sources)))
