@@ -24,7 +24,7 @@ help: ## List the targets
 install: $(STAMP) ## Create .venv and install the locked dependencies
 
 .PHONY: serve
-serve: $(STAMP) ## Serve the site on http://127.0.0.1:8000 with live reload (works offline)
+serve: $(STAMP) ## Serve the site on http://127.0.0.1:8000/atlas/ with live reload (offline too; HOST=, PORT= to change)
 	$(BIN)/mkdocs serve --strict -a $(HOST):$(PORT)
 
 .PHONY: build
@@ -59,8 +59,15 @@ $(NODE_STAMP): tests/browser/package-lock.json
 	npm ci --prefix tests/browser --silent --no-audit --no-fund
 	@touch $@
 
+.PHONY: chromium
+chromium: ## Install Debian's chromium for the browser tests when it is missing (never `playwright install`)
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
 .PHONY: test
-test: $(STAMP) $(NODE_STAMP) ## Run the whole test suite (lint, data, unit, site build, browser)
+test: $(STAMP) $(NODE_STAMP) chromium ## Run the whole test suite (lint, data, unit, site build, browser)
 	$(BIN)/ruff check macros tests
 	$(BIN)/ruff format --check macros tests
 	$(BIN)/python -m pytest

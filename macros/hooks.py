@@ -46,6 +46,8 @@ from macros.render.markdown import put_back  # noqa: E402
 from macros.render.pages import footer_facts, generated_pages, machine_files, nav_sections  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.atlas")
+# mkdocs-macros announces at INFO, on every build, where it found our module: noise in `make serve`.
+logging.getLogger("mkdocs.plugins.mkdocs_macros").setLevel(logging.WARNING)
 
 #: Page source path -> its finished HTML blocks, for the build under way (replaced by each on_files).
 _finished_html: dict[str, Mapping[str, str]] = {}

@@ -200,3 +200,9 @@ def test_every_guide_ends_with_the_install_command_for_its_target(real_site: Bui
         first = release_page.select_one(".atlas-install td code").get_text()
         assert command == first, (command, first)
         assert catalog.release(end).version in command
+
+
+def test_build_prints_no_plugin_noise(fixture_site: Build) -> None:
+    lines = fixture_site.output.splitlines()
+    assert lines, "the build printed nothing at all"
+    assert not [line for line in lines if "[macros]" in line or "end of life" in line.lower()], lines
