@@ -111,3 +111,27 @@ def test_feature_status_puts_each_status_under_its_release(real_site: Build, cat
         status = cell.get_text(strip=True).split(" (+")[0]
         if status in {"stable", "beta", "prototype"}:
             assert f"atlas-status-{status}" in cell["class"], cell
+
+
+def test_tables_agree_with_the_json_api(real_site: Build) -> None:
+    """A reader of the tables and a script reading `api/v1/` get the same numbers."""
+    import json
+
+    releases = json.loads((real_site.site / "api/v1/releases.json").read_text())
+    versions = [entry["version"] for entry in releases]
+    companions = table_on(real_site, "compare/companions.html")
+    platforms = table_on(real_site, "compare/platforms.html")
+    facts = table_on(real_site, "compare/release-facts.html")
+    for version in versions:
+        api = json.loads((real_site.site / f"api/v1/releases/{version}.json").read_text())["release"]
+        for companion in api["companions"]:
+            if companion["version"]:
+                assert companions.cell(version, companion["name"]).split("\n")[0] == companion["version"]
+        python = api["platform"]["python"]
+        assert platforms.cell("Python", version) == f"{python['min']} to {python['max']}"
+        assert platforms.cell("CUDA of pip install torch", version) == (
+            api["platform"]["cuda"]["default_wheel"] or "unknown"
+        )
+        assert facts.cell(version, "Released") == api["date"]
+        commits = api["stats"]["commits"]
+        assert facts.cell(version, "Commits") == (f"{commits:,}" if commits else "unknown")
