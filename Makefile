@@ -56,18 +56,22 @@ lint: $(STAMP) ## ruff check and format check
 NODE_STAMP := tests/browser/node_modules/.installed
 
 $(NODE_STAMP): tests/browser/package-lock.json
-	npm ci --prefix tests/browser --silent --no-audit --no-fund
+	npm ci --prefix tests/browser --silent --no-audit --no-fund --ignore-scripts
 	@touch $@
 
-.PHONY: chromium
-chromium: ## Install Debian's chromium for the browser tests when it is missing (never `playwright install`)
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "installing Debian's chromium for the browser tests"; \
+.PHONY: system
+system: ## Install what the tests need from Debian when missing: chromium (browser tests), Java (Nu HTML Checker)
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing from Debian:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
 
 .PHONY: test
-test: $(STAMP) $(NODE_STAMP) chromium ## Run the whole test suite (lint, data, unit, site build, browser)
+test: $(STAMP) $(NODE_STAMP) system ## Run the whole test suite (lint, data, unit, site build, browser)
 	$(BIN)/ruff check macros tests
 	$(BIN)/ruff format --check macros tests
 	$(BIN)/python -m pytest

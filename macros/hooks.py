@@ -13,6 +13,7 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDoc
 - `on_page_content`: puts that finished HTML back, first, so that plugins see each page whole.
 - `on_env`: keeps the theme's compiled templates in memory across `mkdocs serve` rebuilds.
 - `on_pre_page`: dates every page from the data, never from the clock (byte-identical builds).
+- `on_post_page`: drops `autocomplete` from Material's two checkbox toggles (invalid HTML).
 - `on_serve`: swaps MkDocs' polling watcher (0.5 s) for the operating system's file events.
 
 If the site ever leaves MkDocs' hooks, `python -m macros materialize OUT` writes the same pages
@@ -152,6 +153,31 @@ def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja
     # from writing a cache it will never read.
     env.bytecode_cache = _theme_templates
     return env
+
+
+#: Material 9.8.1 writes these two toggles straight into base.html (no block to override), with
+#: `autocomplete`, which HTML allows on text-like inputs only: the Nu checker flags every page.
+_THEME_TOGGLES = {
+    f'<input class="md-toggle" data-md-toggle="{name}" type="checkbox" id="__{name}" autocomplete="off">': (
+        f'<input class="md-toggle" data-md-toggle="{name}" type="checkbox" id="__{name}">'
+    )
+    for name in ("drawer", "search")
+}
+
+
+def _valid_theme_toggles(html: str) -> str:
+    for theirs, ours in _THEME_TOGGLES.items():
+        html = html.replace(theirs, ours, 1)
+    return html
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    return _valid_theme_toggles(output)
+
+
+def on_post_template(output_content: str, template_name: str, config: MkDocsConfig) -> str:
+    # 404.html is a theme template, not a page: the same fix.
+    return _valid_theme_toggles(output_content) if template_name.endswith(".html") else output_content
 
 
 def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:

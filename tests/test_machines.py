@@ -55,6 +55,9 @@ def test_atom_feed_parses_and_lists_releases_newest_first(real_site: Build) -> N
     assert titles[0] == "PyTorch 2.13" and titles[-1] == "PyTorch 2.8"
     assert feed.entries[0].link.endswith("releases/2.13.html")
     assert feed.entries[0].updated.startswith("2026-07-08")
+    # Feed readers show summaries as text: what the page shows, without Markdown marks.
+    for entry in feed.entries:
+        assert entry.summary and not any(mark in entry.summary for mark in ("`", "**", "](", "&#")), entry.summary
 
 
 def test_every_page_links_the_feed_and_describes_itself(real_site: Build) -> None:

@@ -142,7 +142,8 @@
       button.type = "button";
       button.className = "atlas-copy";
       button.textContent = "Copy link";
-      button.setAttribute("aria-label", "Copy the permanent link to this item");
+      // The accessible name starts with the visible text (WCAG 2.5.3), then says which item.
+      button.setAttribute("aria-label", "Copy link to " + heading.id);
       button.addEventListener("click", function () {
         // The permanent URL: no query string (a search leaves ?h=... behind) and no old fragment.
         var url = window.location.href.split(/[?#]/)[0] + "#" + heading.id;

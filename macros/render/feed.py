@@ -5,11 +5,13 @@ from __future__ import annotations
 import datetime as dt
 from xml.sax.saxutils import escape
 
+from macros.dataset.text import text_html, visible_text
 from macros.query.catalog import Catalog
 
 
 def atom_feed(catalog: Catalog, site_url: str, title: str) -> str:
-    """An Atom (RFC 4287) feed of releases, newest first. Dates come from the data, not the clock."""
+    """An Atom (RFC 4287) feed of releases, newest first. Dates come from the data, not the clock.
+    Summaries are the text a reader sees on the page: no Markdown marks."""
     base = site_url.rstrip("/") + "/"
 
     def stamp(date: str) -> str:
@@ -25,7 +27,7 @@ def atom_feed(catalog: Catalog, site_url: str, title: str) -> str:
             f"    <id>{escape(url)}</id>\n"
             f"    <updated>{stamp(release.date)}</updated>\n"
             f"    <published>{stamp(release.date)}</published>\n"
-            f'    <summary type="text">{escape(release.summary)}</summary>\n'
+            f'    <summary type="text">{escape(visible_text(text_html(release.summary)))}</summary>\n'
             "  </entry>\n"
         )
     return (
