@@ -8,6 +8,9 @@
     python -m macros materialize OUT
                                 write the site as plain files and a mkdocs.yml without hooks or
                                 macros (the exit plan off MkDocs hooks; see README)
+    python -m macros scan PATH... --from A --to B [--format text|json|sarif]
+                                find uses of what changed between A and B in Python code
+                                (exit 1 with findings, 0 without, 2 on a usage error)
 
 Only this module and the edges write files or print.
 """
@@ -17,18 +20,24 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from macros.dataset.problems import DataError
 from macros.query.catalog import open_catalog
 from macros.query.coverage import coverage_report
-from macros.tools.materialize import MaterializeError, materialize
+from macros.tools.materialize import MaterializeError, load_config, materialize
 from macros.tools.permalinks import missing, write_manifest
+from macros.tools.scan import ScanUsageError, as_json, as_sarif, as_text, scan
 from macros.tools.schema import write_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SITE_URL = "https://pytorch-release-atlas.github.io/atlas/"
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["scan"]:
+        return _scan(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m macros", description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=["check", "schema", "coverage", "permalinks", "materialize"])
     parser.add_argument("out", nargs="?", type=Path, help="materialize: the folder to write (new or empty)")
@@ -55,6 +64,53 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(coverage_report(catalog))
     return 0
+
+
+def _scan(argv: list[str]) -> int:
+    """The scan command: findings on stdout; problems as one line on stderr."""
+    parser = _OneLineParser(prog="python -m macros scan", exit_on_error=False)
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    parser.add_argument("--from", dest="start", required=True, metavar="A", help="the release you are on")
+    parser.add_argument("--to", dest="end", required=True, metavar="B", help="the release you move to")
+    parser.add_argument("--format", choices=["text", "json", "sarif"], default="text")
+    parser.add_argument("--data", type=Path, default=ROOT / "data", help=argparse.SUPPRESS)
+    try:
+        args = parser.parse_args(argv)
+    except (argparse.ArgumentError, _UsageError) as error:
+        print(f"python -m macros scan: error: {error}", file=sys.stderr)
+        return 2
+    except SystemExit as exit_:  # --help
+        return 0 if exit_.code == 0 else 2
+    try:
+        catalog = open_catalog(args.data)
+        result = scan(args.paths, catalog, args.start, args.end, _site_url())
+    except ScanUsageError as error:
+        print(f"python -m macros scan: error: {error}", file=sys.stderr)
+        return 2
+    except DataError as error:
+        print(error.report(), file=sys.stderr)
+        return 2
+    output = {"text": as_text, "json": as_json}.get(args.format)
+    sys.stdout.write(output(result) if output else as_sarif(result, args.start, args.end))
+    for skipped in result.skipped:
+        print(f"skipped {skipped}", file=sys.stderr)
+    return 1 if result.findings else 0
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line (the caller prints it), never the usage block or a traceback."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def _site_url() -> str:
+    config = ROOT / "mkdocs.yml"
+    return str(load_config(config).get("site_url")) if config.exists() else DEFAULT_SITE_URL
 
 
 def _materialize(parser: argparse.ArgumentParser, project: Path, out: Path | None) -> int:

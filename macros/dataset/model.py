@@ -301,6 +301,25 @@ class Links(Record):
 # --- items and disputes -------------------------------------------------------------------------
 
 
+#: A fully qualified Python name: `torch.export.export_for_training`.
+QualifiedName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")]
+
+
+class SymbolUse(Record):
+    """A use of a name that matters only with a given keyword argument (`torch.load(weights_only=False)`)."""
+
+    name: QualifiedName
+    keyword: Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+    value: str | int | float | bool | None = Field(
+        default=None, description="The literal value that matters; absent: any use of the keyword."
+    )
+
+    @property
+    def any_value(self) -> bool:
+        """True when the data gives no `value`: any use of the keyword matters."""
+        return "value" not in self.model_fields_set
+
+
 class Item(Record):
     """One linkable change or feature. `id` is permanent: never renamed, never reused."""
 
@@ -326,6 +345,11 @@ class Item(Record):
     replacement: Text | None = None
     topic: Slug | None = Field(default=None, description="Id from data/topics.yaml: the feature this item is part of.")
     planned_removal: Version | None = Field(default=None, description="Release in which a removal was announced.")
+    symbols: list[QualifiedName | SymbolUse] = Field(
+        default=[],
+        description="Python names this change concerns, for `python -m macros scan`: a dotted name (any use, "
+        "and anything under it), or {name, keyword, value} for a call with that keyword argument.",
+    )
     sources: SourceIds
 
     @model_validator(mode="after")

@@ -1,0 +1,139 @@
+"""`python -m macros scan`: the command-line contract, the three formats, aliases and decoys.
+
+The made-up dataset gets `symbols:` on its changes; a sample tree (tests/fixtures/scan_tree)
+uses them through aliases and attribute chains, next to decoys (strings, comments, shadowing
+parameters, local names that look alike, another keyword value) that must not be reported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+from conftest import FIXTURE_DATA, ROOT
+
+TREE = ROOT / "tests" / "fixtures" / "scan_tree"
+SYMBOLS = {
+    "id: legacy-io-deprecated": "    symbols: [widgets.io.legacy_reader]",
+    "id: legacy-io-removed": "    symbols: [widgets.io.legacy_reader]",
+    "id: old-flag-removed": "    symbols: [widgets.flags.old_flag]",
+    "id: fast-path": "    symbols: [{name: widgets.fast.run, keyword: mode, value: old}]",
+}
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    data = tmp_path_factory.mktemp("scan") / "data"
+    shutil.copytree(FIXTURE_DATA, data)
+    for release in (data / "releases").glob("*.yaml"):
+        lines = []
+        for line in release.read_text(encoding="utf-8").splitlines():
+            lines.append(line)
+            if line.strip().removeprefix("- ") in SYMBOLS:
+                lines.append(SYMBOLS[line.strip().removeprefix("- ")])
+        release.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return data
+
+
+def scan(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "macros", "scan", *args, "--data", str(data)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+
+
+def test_text_reports_real_uses_through_aliases_and_no_decoys(data: Path) -> None:
+    result = scan(data, str(TREE), "--from", "9.0", "--to", "9.2")
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    where = [line.split(": ", 1)[0].removeprefix(str(TREE) + "/") + " " + line.split(" ")[1] for line in lines]
+    assert where == [
+        "pkg/uses.py:5:1 legacy-io-deprecated",  # from widgets.io import legacy_reader as lr
+        "pkg/uses.py:5:1 legacy-io-removed",
+        "pkg/uses.py:6:1 old-flag-removed",  # from widgets.flags import old_flag
+        "pkg/uses.py:12:12 legacy-io-deprecated",  # lr(path)
+        "pkg/uses.py:12:12 legacy-io-removed",
+        "pkg/uses.py:13:5 legacy-io-deprecated",  # widgets.io.legacy_reader(path)
+        "pkg/uses.py:13:5 legacy-io-removed",
+        "pkg/uses.py:14:8 old-flag-removed",  # if old_flag
+        "pkg/uses.py:27:1 fast-path",  # widgets.fast.run(mode="old")
+    ], result.stdout
+    first = lines[3]
+    assert " — Use the new IO module. (https://" in first
+    assert first.endswith("/releases/9.2.html#legacy-io-removed)") or first.endswith("#legacy-io-deprecated)")
+    assert "skipped" in result.stderr and "not_python3.py" in result.stderr  # reported, not fatal
+
+
+def test_range_limits_the_releases(data: Path) -> None:
+    result = scan(data, str(TREE), "--from", "9.1", "--to", "9.2")
+    ids = {line.split(" ")[1] for line in result.stdout.splitlines()}
+    assert ids == {"legacy-io-removed", "old-flag-removed", "fast-path"}  # 9.1's deprecation is before
+
+
+def test_no_findings_exit_zero(data: Path) -> None:
+    result = scan(data, str(TREE / "clean.py"), "--from", "9.0", "--to", "9.2")
+    assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_json_lists_findings_with_their_fields(data: Path) -> None:
+    result = scan(data, str(TREE / "pkg"), "--from", "9.0", "--to", "9.2", "--format", "json")
+    assert result.returncode == 1
+    findings = json.loads(result.stdout)
+    assert len(findings) == 9
+    first = findings[0]
+    assert {"path", "line", "column", "symbol", "item_id", "release", "url"} <= first.keys()
+    assert (first["line"], first["column"], first["symbol"], first["release"]) == (
+        5,
+        1,
+        "widgets.io.legacy_reader",
+        "9.1",
+    )
+    assert first["url"].endswith("/releases/9.1.html#legacy-io-deprecated")
+    keyword = next(f for f in findings if f["item_id"] == "fast-path")
+    assert keyword["symbol"] == "widgets.fast.run(mode=...)"
+
+
+def test_sarif_is_valid_2_1_0_for_code_scanning(data: Path) -> None:
+    result = scan(data, str(TREE / "pkg"), "--from", "9.0", "--to", "9.2", "--format", "sarif")
+    log = json.loads(result.stdout)
+    schema = json.loads((ROOT / "tests" / "fixtures" / "sarif-2.1.0.schema.json").read_text())
+    jsonschema.validate(log, schema)
+    run = log["runs"][0]
+    assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} == {
+        "legacy-io-deprecated",
+        "legacy-io-removed",
+        "old-flag-removed",
+        "fast-path",
+    }
+    location = run["results"][0]["locations"][0]["physicalLocation"]
+    assert location["region"] == {"startLine": 5, "startColumn": 1}
+    assert location["artifactLocation"]["uri"].endswith("pkg/uses.py")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--from", "9.2", "--to", "9.0"], "--from 9.2 must be older than --to 9.0"),
+        (["--from", "9.0", "--to", "9.9"], "unknown version '9.9'"),
+        (["--from", "9.0"], "the following arguments are required: --to"),
+        (["--from", "9.0", "--to", "9.2", "--format", "xml"], "invalid choice: 'xml'"),
+        (["--from", "9.0", "--to", "9.2", "/no/such/path"], "/no/such/path: no such file or folder"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(data: Path, args: list[str], message: str) -> None:
+    paths = [] if "/no/such/path" in args else [str(TREE)]
+    result = scan(data, *paths, *args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("python -m macros scan: error: ") and message in lines[0], lines
