@@ -84,6 +84,10 @@ weight: $(STAMP) ## Per page type: HTML size and first-visit bytes in chromium, 
 bench: $(STAMP) ## Build time, memory and size against plain MkDocs: real data and N=6/15/30 releases (slow)
 	$(BIN)/python tests/perf/bench.py $(BENCH_ARGS)
 
+.PHONY: scan-bench
+scan-bench: $(STAMP) ## The code scanner on real libraries from PyPI (downloaded once): files per second, findings
+	$(BIN)/python tests/perf/scan_bench.py $(SCAN_BENCH_ARGS)
+
 .PHONY: lighthouse
 lighthouse: build $(NODE_STAMP) system ## Lighthouse scores per page type, mobile and desktop (median of 3; slow, a report)
 	$(BIN)/python tests/perf/lighthouse.py $(LIGHTHOUSE_ARGS)

@@ -206,3 +206,12 @@ def test_build_prints_no_plugin_noise(fixture_site: Build) -> None:
     lines = fixture_site.output.splitlines()
     assert lines, "the build printed nothing at all"
     assert not [line for line in lines if "[macros]" in line or "end of life" in line.lower()], lines
+
+
+def test_every_guide_shows_the_scanner_for_its_range(real_site: Build) -> None:
+    for path in sorted((real_site.site / "upgrade").glob("*-to-*.html")):
+        start, end = path.stem.split("-to-")
+        section = real_site.html(f"upgrade/{path.name}").find(id="scan")
+        assert section is not None, path.name
+        command = section.find_next("code").get_text().strip()
+        assert command == f"python -m macros scan path/to/your/code --from {start} --to {end}", command

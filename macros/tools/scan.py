@@ -247,8 +247,11 @@ class _Visitor(ast.NodeVisitor):
 
 def scan_source(source: str, index: dict[str, list[Rule]]) -> list[tuple[int, int, str, Rule]]:
     """(line, column, symbol as written, rule) for each use in one module's source."""
+    roots = frozenset(name.split(".")[0] for name in index)
+    if not any(root in source for root in roots):
+        return []  # cannot import any listed module: no need to parse it
     tree = ast.parse(source)
-    visitor = _Visitor(index, frozenset(name.split(".")[0] for name in index))
+    visitor = _Visitor(index, roots)
     visitor.visit(tree)
     seen = set()
     found = []
