@@ -66,6 +66,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def scan_command() -> int:
+    """Console script of the installed package (the pre-commit hook): `pytorch-upgrade-scan`."""
+    return _scan(sys.argv[1:])
+
+
+def _default_data() -> Path:
+    """data/ of this checkout, or the copy installed with the package (pre-commit)."""
+    if (ROOT / "data" / "sources.yaml").exists():
+        return ROOT / "data"
+    from importlib.resources import files
+
+    return Path(str(files("atlas_data").joinpath("sources.yaml"))).parent
+
+
 def _scan(argv: list[str]) -> int:
     """The scan command: findings on stdout; problems as one line on stderr."""
     parser = _OneLineParser(prog="python -m macros scan", exit_on_error=False)
@@ -73,7 +87,7 @@ def _scan(argv: list[str]) -> int:
     parser.add_argument("--from", dest="start", required=True, metavar="A", help="the release you are on")
     parser.add_argument("--to", dest="end", required=True, metavar="B", help="the release you move to")
     parser.add_argument("--format", choices=["text", "json", "sarif"], default="text")
-    parser.add_argument("--data", type=Path, default=ROOT / "data", help=argparse.SUPPRESS)
+    parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
     try:
         args = parser.parse_args(argv)
     except (argparse.ArgumentError, _UsageError) as error:
@@ -82,7 +96,7 @@ def _scan(argv: list[str]) -> int:
     except SystemExit as exit_:  # --help
         return 0 if exit_.code == 0 else 2
     try:
-        catalog = open_catalog(args.data)
+        catalog = open_catalog(args.data or _default_data())
         result = scan(args.paths, catalog, args.start, args.end, _site_url())
     except ScanUsageError as error:
         print(f"python -m macros scan: error: {error}", file=sys.stderr)

@@ -142,3 +142,44 @@ def test_usage_errors_exit_2_with_one_line(data: Path, args: list[str], message:
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("python -m macros scan: error: ") and message in lines[0], lines
+
+
+def test_the_installed_package_scans_with_its_own_copy_of_the_data(tmp_path: Path) -> None:
+    """What pre-commit does with .pre-commit-hooks.yaml: install the package, run the console script."""
+    wheels = tmp_path / "wheels"
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--quiet", "-w", str(wheels)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = wheels.glob("*.whl")
+    target = tmp_path / "site-packages"
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    assert sorted(p.name for p in (target / "atlas_data" / "releases").glob("*.yaml")) == sorted(
+        p.name for p in (ROOT / "data" / "releases").glob("*.yaml")
+    )
+    user_code = tmp_path / "project" / "train.py"
+    user_code.parent.mkdir()
+    user_code.write_text("import torch.export as te\nte.export_for_training(model, args)\n", encoding="utf-8")
+    entry = "import sys; from macros.__main__ import scan_command; sys.exit(scan_command())"
+    result = subprocess.run(
+        [sys.executable, "-c", entry, "--from", "2.10", "--to", "2.11", str(user_code)],
+        cwd=tmp_path / "project",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(target)},
+        check=False,
+    )
+    assert result.returncode == 1, result.stderr
+    assert "train.py:2:1: export-for-training-removed " in result.stdout
+    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    assert "entry: pytorch-upgrade-scan" in hooks
+    assert 'pytorch-upgrade-scan = "macros.__main__:scan_command"' in (ROOT / "pyproject.toml").read_text()
