@@ -146,9 +146,14 @@ def test_usage_errors_exit_2_with_one_line(data: Path, args: list[str], message:
 
 def test_the_installed_package_scans_with_its_own_copy_of_the_data(tmp_path: Path) -> None:
     """What pre-commit does with .pre-commit-hooks.yaml: install the package, run the console script."""
+    source = tmp_path / "source"  # setuptools writes build/ and egg-info next to the sources
+    source.mkdir()
+    shutil.copy2(ROOT / "pyproject.toml", source)
+    for folder in ("macros", "data"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     wheels = tmp_path / "wheels"
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--quiet", "-w", str(wheels)],
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet", "-w", str(wheels)],
         capture_output=True,
         text=True,
         check=False,

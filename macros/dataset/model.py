@@ -18,8 +18,10 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     StringConstraints,
     WithJsonSchema,
+    model_serializer,
     model_validator,
 )
 
@@ -318,6 +320,14 @@ class SymbolUse(Record):
     def any_value(self) -> bool:
         """True when the data gives no `value`: any use of the keyword matters."""
         return "value" not in self.model_fields_set
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_value(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        # In the JSON API as in the data: no `value` means any value (`null` is the literal None).
+        dumped = handler(self)
+        if self.any_value:
+            dumped.pop("value", None)
+        return dumped
 
 
 class Item(Record):
