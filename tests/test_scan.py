@@ -85,6 +85,13 @@ def test_range_limits_the_releases(data: Path) -> None:
     assert ids == {"legacy-io-removed", "old-flag-removed", "fast-path"}  # 9.1's deprecation is before
 
 
+def test_from_may_name_a_release_older_than_the_data(data: Path) -> None:
+    result = scan(data, str(TREE / "pkg"), "--from", "8.7", "--to", "9.0")
+    assert result.returncode == 0 and result.stderr == ""  # 9.0's changes, none of which is used here
+    result = scan(data, str(TREE / "pkg"), "--from", "8.7", "--to", "9.2")
+    assert {line.split(" ")[1] for line in result.stdout.splitlines()} >= {"legacy-io-deprecated", "fast-path"}
+
+
 def test_no_findings_exit_zero(data: Path) -> None:
     result = scan(data, str(TREE / "clean.py"), "--from", "9.0", "--to", "9.2")
     assert (result.returncode, result.stdout) == (0, "")
@@ -130,6 +137,8 @@ def test_sarif_is_valid_2_1_0_for_code_scanning(data: Path) -> None:
     [
         (["--from", "9.2", "--to", "9.0"], "--from 9.2 must be older than --to 9.0"),
         (["--from", "9.0", "--to", "9.9"], "unknown version '9.9'"),
+        (["--from", "9.5", "--to", "9.2"], "unknown version '9.5'"),
+        (["--from", "latest", "--to", "9.2"], "unknown version 'latest'"),
         (["--from", "9.0"], "the following arguments are required: --to"),
         (["--from", "9.0", "--to", "9.2", "--format", "xml"], "invalid choice: 'xml'"),
         (["--from", "9.0", "--to", "9.2", "/no/such/path"], "/no/such/path: no such file or folder"),

@@ -61,10 +61,14 @@ class Finding:
 def rules_for(catalog: Catalog, start: str, end: str) -> list[Rule]:
     """The symbols of the changes a move from `start` to `end` crosses."""
     versions = {release.version for release in catalog.releases}
-    for version in (start, end):
-        if version not in versions:
-            known = ", ".join(release.version for release in catalog.releases)
-            raise ScanUsageError(f"unknown version {version!r} (known: {known})")
+    known = ", ".join(release.version for release in catalog.releases)
+    oldest = catalog.releases[0]
+    # --from may name a release older than the data (2.7: everything from 2.8 on applies).
+    older = _is_version(start) and version_key(start) < oldest.key
+    if start not in versions and not older:
+        raise ScanUsageError(f"unknown version {start!r} (known: {known}, or any older X.Y for --from)")
+    if end not in versions:
+        raise ScanUsageError(f"unknown version {end!r} (known: {known})")
     if version_key(start) >= version_key(end):
         raise ScanUsageError(f"--from {start} must be older than --to {end}")
     rules = []
@@ -78,6 +82,11 @@ def rules_for(catalog: Catalog, start: str, end: str) -> list[Rule]:
                 else:
                     rules.append(Rule(symbol, None, None, True, item, release))
     return rules
+
+
+def _is_version(text: str) -> bool:
+    parts = text.split(".")
+    return len(parts) == 2 and all(part.isdigit() for part in parts)
 
 
 def python_files(paths: Iterable[Path]) -> Iterator[Path]:
