@@ -197,3 +197,14 @@ def test_the_installed_package_scans_with_its_own_copy_of_the_data(tmp_path: Pat
     hooks = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     assert "entry: pytorch-upgrade-scan" in hooks
     assert 'pytorch-upgrade-scan = "macros.__main__:scan_command"' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_parallel_and_serial_scans_agree(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from macros.query.catalog import open_catalog
+    from macros.tools import scan as scanner
+
+    catalog = open_catalog(data)
+    serial = scanner.scan([TREE], catalog, "9.0", "9.2", SITE)
+    monkeypatch.setattr(scanner, "PARALLEL_FROM", 1)
+    parallel = scanner.scan([TREE], catalog, "9.0", "9.2", SITE)
+    assert parallel == serial and len(serial.findings) == 9 and len(serial.skipped) == 1
