@@ -71,3 +71,19 @@ def test_contradictions_are_recorded_as_disputes(catalog: Catalog) -> None:
     disputes = {d.id: (r.version, d) for r in catalog.releases for d in r.disputes}
     assert disputes["dispute-torchscript-removed-2-12"][1].verdict == "rejected"
     assert len(disputes) >= 15
+
+
+def test_every_before_after_pair_differs_and_python_code_parses(catalog: Catalog) -> None:
+    import ast
+
+    pairs = [(item, release) for release in catalog.releases for item in release.items if item.before]
+    assert len(pairs) >= 20
+    for item, _ in pairs:
+        assert item.before is not None and item.after is not None
+        assert item.before.strip() != item.after.strip(), item.id
+        if item.code_lang == "python":
+            for side in (item.before, item.after):
+                try:
+                    ast.parse(side)
+                except SyntaxError as error:
+                    raise AssertionError(f"{item.id}: {error}") from None

@@ -137,3 +137,38 @@ def test_guide_index_has_a_matrix_and_a_picker(real_site: Build) -> None:
     links = {a["href"] for a in soup.select("table a")}
     assert "2.8-to-2.12.html" in links and len(links) == 15
     assert "2.12-to-2.8.html" not in links
+
+
+def test_deprecations_from_a_or_earlier_still_in_force_are_planned_for_and_the_page_says_so() -> None:
+    """The guide-range rule: A's own changes are not repeated, except deprecations B has not completed."""
+    from macros.query.guide import completion
+    from macros.render.upgrade import render_upgrade_guide
+
+    catalog = open_catalog(ROOT / "data")
+    guide = upgrade_guide(catalog, "2.8", "2.13")
+    start = catalog.release("2.8")
+    own = [i for i in start.items if i.kind == "deprecation" and completion(catalog, i, guide.end) is None]
+    planned = [e.item.id for e in guide.plan_for if e.release.version == "2.8"]
+    assert planned == [i.id for i in own] and planned, planned
+    completed_at_a = [i for i in start.items if i.kind == "deprecation" and completion(catalog, i, guide.end)]
+    assert not {i.id for i in completed_at_a} & {e.item.id for e in guide.plan_for}
+    # Nothing else from A itself is repeated.
+    assert all(e.release.version != "2.8" for e in [*guide.changes, *guide.features, *guide.completed_deprecations])
+    text = " ".join(render_upgrade_guide(catalog, "2.8", "2.13").markdown.split())
+    assert "The one exception is deprecations, from 2.8 or earlier, that 2.13 still has not completed" in text
+
+
+def test_no_guide_advises_a_wheel_index_its_target_release_does_not_have() -> None:
+    """Advice must hold at the end of the range: "use the cu128 index" is wrong on the way to 2.12."""
+    import re
+
+    from macros.query.install import cuda_tag
+
+    catalog = open_catalog(ROOT / "data")
+    advice = re.compile(r"(?:use|install from|stay on) the (cu\d{3}) index")
+    for start, end in all_pairs(catalog):
+        guide = upgrade_guide(catalog, start, end)
+        built = {cuda_tag(b.version) for b in guide.end.platform.cuda.stable + guide.end.platform.cuda.experimental}
+        for entry in guide.actions():
+            for index in advice.findall(entry.item.action or ""):
+                assert index in built, (f"{start}->{end}", entry.item.id, index)
