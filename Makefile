@@ -35,6 +35,10 @@ build: $(STAMP) ## Build the site into site/ with --strict
 check: $(STAMP) ## Validate data/ without building
 	$(BIN)/python -m macros check
 
+.PHONY: index
+index: $(STAMP) ## Refresh data/pypi.json from PyPI's JSON simple API (the only target that uses the network)
+	$(BIN)/python -m macros index
+
 .PHONY: coverage
 coverage: $(STAMP) ## Per release: items by kind and facts still unknown
 	$(BIN)/python -m macros coverage

@@ -8,6 +8,7 @@
     python -m macros materialize OUT
                                 write the site as plain files and a mkdocs.yml without hooks or
                                 macros (the exit plan off MkDocs hooks; see README)
+    python -m macros index      fetch PyPI's file lists into data/pypi.json (the only network use)
     python -m macros scan PATH... --from A --to B [--format text|json|sarif]
                                 find uses of what changed between A and B in Python code
                                 (exit 1 with findings, 0 without, 2 on a usage error)
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["scan"]:
         return _scan(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m macros", description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["check", "schema", "coverage", "permalinks", "materialize"])
+    parser.add_argument("command", choices=["check", "schema", "coverage", "permalinks", "materialize", "index"])
     parser.add_argument("out", nargs="?", type=Path, help="materialize: the folder to write (new or empty)")
     parser.add_argument("--data", type=Path, default=ROOT / "data", help="data folder")
     parser.add_argument("--site", type=Path, default=ROOT / "site", help="built site (permalinks)")
@@ -58,6 +59,18 @@ def main(argv: list[str] | None = None) -> int:
     except DataError as error:
         print(error.report(), file=sys.stderr)
         return 1
+    if args.command == "index":
+        import datetime as dt
+
+        from macros.tools.pypi_index import refresh
+
+        try:
+            target = refresh(catalog, args.data, dt.date.today().isoformat())
+        except OSError as error:
+            print(f"python -m macros index: cannot reach PyPI: {error}", file=sys.stderr)
+            return 2
+        print(f"wrote {target}")
+        return 0
     if args.command == "check":
         items = sum(len(release.items) for release in catalog.releases)
         print(f"data OK: {len(catalog.releases)} releases, {items} items, {len(catalog.sources)} sources")

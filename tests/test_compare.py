@@ -80,7 +80,7 @@ def test_pictures_have_text_alternatives(fixture: Catalog) -> None:
 
 
 def test_built_compare_pages(real_site: Build) -> None:
-    for name in ("platforms", "companions", "lifecycle", "feature-status", "release-facts"):
+    for name in ("platforms", "companions", "lifecycle", "feature-status", "release-facts", "wheels"):
         soup = real_site.html(f"compare/{name}.html")
         assert soup.select_one(".atlas-table table") is not None, name
     platforms = real_site.html("compare/platforms.html")

@@ -47,7 +47,7 @@ def test_the_tree_has_no_hooks_no_macros_and_every_page_as_a_file(materialized: 
 def test_plain_mkdocs_builds_the_same_pages_with_the_same_content(materialized: Build, real_site: Build) -> None:
     ours, plain = published(real_site.site), published(materialized.site)
     assert plain == ours
-    assert len([p for p in ours if p.endswith(".html")]) == 34
+    assert len([p for p in ours if p.endswith(".html")]) == 35
     for page in sorted(p for p in ours if p.endswith(".html")):
         article = [
             BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser").select_one("article")

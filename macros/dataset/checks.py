@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from macros.dataset import wheels
 from macros.dataset.load import Loaded
-from macros.dataset.model import Release, SourceRegistry, TopicRegistry, version_key
+from macros.dataset.model import PypiSnapshot, Release, SourceRegistry, TopicRegistry, version_key
 from macros.dataset.problems import Path as FieldPath
 from macros.dataset.problems import Problem, format_path
 from macros.dataset.vocabulary import TIERS
@@ -24,6 +25,7 @@ class Dataset:
     sources: Loaded[SourceRegistry]
     releases: list[Loaded[Release]]
     topics: Loaded[TopicRegistry] | None = None
+    pypi: Loaded[PypiSnapshot] | None = None
 
     def ordered(self) -> list[Loaded[Release]]:
         return sorted(self.releases, key=lambda loaded: loaded.record.key)
@@ -224,6 +226,59 @@ def topics_exist(data: Dataset) -> Iterator[Problem]:
                 yield _problem(loaded, ("items", index, "topic"), message)
 
 
+def _disputed(release: Release, field_name: str) -> bool:
+    return any(field_name == f or field_name.startswith(f + ".") for d in release.disputes for f in d.fields)
+
+
+def releases_agree_with_pypi(data: Dataset) -> Iterator[Problem]:
+    """The data against the package index snapshot (`make index`): torch X.Y.0 and every pinned
+    companion exist; the Python range and the free-threaded builds match the wheel tags. A
+    disagreement the data explains with a dispute on that field is not a problem."""
+    if data.pypi is None:
+        return
+    snapshot = data.pypi.record
+    when = f"PyPI (snapshot of {snapshot.fetched}, data/pypi.json)"
+    torch = wheels.wheels(snapshot, "torch")
+    for loaded in data.releases:
+        release = loaded.record
+        found = wheels.of_version(torch, f"{release.version}.0")
+        if not found:
+            yield _problem(loaded, ("version",), f"{when} has no torch {release.version}.0 wheel")
+            continue
+        published = wheels.pythons(found)
+        regular = sorted((p for p in published if not p.endswith("t")), key=wheels.key)
+        python = release.platform.python
+        if regular and not _disputed(release, "platform.python"):
+            for field_name, ours, theirs in (("min", python.min, regular[0]), ("max", python.max, regular[-1])):
+                if ours != theirs:
+                    message = (
+                        f"{when} has torch {release.version}.0 wheels for Python {regular[0]} to {regular[-1]}; "
+                        f"the data says {field_name} {ours} (fix it, or record a dispute on platform.python)"
+                    )
+                    yield _problem(loaded, ("platform", "python", field_name), message)
+        threaded = sorted((p for p in published if p.endswith("t")), key=wheels.key)
+        if threaded != sorted(python.free_threaded, key=wheels.key) and not _disputed(release, "platform.python"):
+            message = (
+                f"{when} has free-threaded torch {release.version}.0 wheels for {', '.join(threaded) or 'none'}; "
+                f"the data says {', '.join(python.free_threaded) or 'none'}"
+            )
+            yield _problem(loaded, ("platform", "python", "free_threaded"), message)
+        for index, companion in enumerate(release.companions):
+            versions = [v for v in (companion.version, *companion.with_patches.values()) if v]
+            available = {wheel.version for wheel in wheels.wheels(snapshot, companion.name)}
+            if _disputed(release, f"companions.{companion.name}"):
+                continue
+            for version in versions:
+                if version not in available and _three_part(version) not in available:
+                    message = f"{when} has no {companion.name} {version} wheel"
+                    yield _problem(loaded, ("companions", index, "version"), message)
+
+
+def _three_part(version: str) -> str:
+    parts = version.split(".")
+    return ".".join(parts + ["0"] * (3 - len(parts)))
+
+
 RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     one_file_per_version,
     file_name_matches_version,
@@ -234,6 +289,7 @@ RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     disputes_favour_better_sources,
     platform_is_consistent,
     topics_exist,
+    releases_agree_with_pypi,
 )
 
 

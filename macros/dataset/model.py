@@ -300,6 +300,34 @@ class Links(Record):
     blog: Url | None = None
 
 
+# --- the package index snapshot (data/pypi.json, written by `make index`) -------------------------
+
+#: The packages whose published wheels the snapshot keeps.
+IndexedPackage = Literal["torch", "torchvision", "torchaudio", "torchao", "torchcodec"]
+
+
+class WheelFile(Record):
+    """One published wheel: its name carries version, build tag, Python, ABI and platform tags."""
+
+    file: Annotated[
+        str,
+        StringConstraints(
+            pattern=r"^[A-Za-z0-9_]+-[0-9][A-Za-z0-9_.+!]*(-[0-9][A-Za-z0-9_]*)?-[A-Za-z0-9_.]+-[A-Za-z0-9_.]+-[A-Za-z0-9_.]+\.whl$"
+        ),
+    ]
+    uploaded: Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
+    size: Annotated[int, Field(ge=0)]
+    yanked: bool = False
+
+
+class PypiSnapshot(Record):
+    """What PyPI's JSON simple API (PEP 691) listed on `fetched`, reduced to what we use."""
+
+    fetched: IsoDate
+    source: Url
+    packages: dict[IndexedPackage, list[WheelFile]]
+
+
 # --- items and disputes -------------------------------------------------------------------------
 
 

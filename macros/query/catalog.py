@@ -16,7 +16,17 @@ from typing import Any, TypeVar
 
 from macros.dataset.checks import Dataset, run_checks
 from macros.dataset.load import Loaded, display_name, load_file
-from macros.dataset.model import Dispute, Item, Release, Source, SourceRegistry, Topic, TopicRegistry, version_key
+from macros.dataset.model import (
+    Dispute,
+    Item,
+    PypiSnapshot,
+    Release,
+    Source,
+    SourceRegistry,
+    Topic,
+    TopicRegistry,
+    version_key,
+)
 from macros.dataset.problems import DataError, Problem
 
 T = TypeVar("T")
@@ -28,6 +38,7 @@ class Catalog:
     sources: dict[str, Source]
     reviewed: str | None = None
     topics: dict[str, Topic] = field(default_factory=dict)
+    pypi: PypiSnapshot | None = None  # data/pypi.json, when `make index` has written it
     # Answers computed from this catalog, kept as long as it lives (one build, or until the data
     # changes under `mkdocs serve`): an upgrade guide is computed once for its page and its JSON.
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -119,8 +130,12 @@ class Citations:
 _cache: dict[Path, tuple[tuple, Catalog]] = {}
 
 
+#: The package index snapshot, relative to data/ (written by `make index`, optional).
+PYPI_SNAPSHOT = "pypi.json"
+
+
 def data_files(data_dir: Path) -> list[Path]:
-    registries = [data_dir / "sources.yaml", data_dir / "topics.yaml"]
+    registries = [data_dir / "sources.yaml", data_dir / "topics.yaml", data_dir / PYPI_SNAPSHOT]
     return [*registries, *sorted((data_dir / "releases").glob("*.yaml"))]
 
 
@@ -175,9 +190,16 @@ def _load_catalog(data_dir: Path) -> Catalog:
         problems += found
         if release is not None:
             releases.append(Loaded(display_name(path), release, release_positions))
+    pypi_path = data_dir / PYPI_SNAPSHOT
+    pypi: Loaded[PypiSnapshot] | None = None
+    if pypi_path.exists():
+        snapshot, pypi_positions, found = load_file(pypi_path, PypiSnapshot)
+        problems += found
+        if snapshot is not None:
+            pypi = Loaded(display_name(pypi_path), snapshot, pypi_positions)
     if registry is not None and topics is not None:
         topic_file = Loaded(display_name(topics_path), topics, topic_positions) if topic_positions else None
-        dataset = Dataset(Loaded(display_name(sources_path), registry, positions), releases, topic_file)
+        dataset = Dataset(Loaded(display_name(sources_path), registry, positions), releases, topic_file, pypi)
         problems += run_checks(dataset)
     if problems:
         raise DataError(problems)
@@ -188,4 +210,5 @@ def _load_catalog(data_dir: Path) -> Catalog:
         {source.id: source for source in registry.sources},
         registry.reviewed,
         {topic.id: topic for topic in topics.topics},
+        pypi.record if pypi else None,
     )

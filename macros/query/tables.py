@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from macros.dataset import wheels
 from macros.dataset.model import Item, Release
 from macros.dataset.text import text_html
 from macros.dataset.vocabulary import KINDS, STATUSES
@@ -237,3 +238,32 @@ def release_facts_table(catalog: Catalog) -> Table:
         previous = release
     columns = ["Released", "Days since previous", "Commits", "Contributors", "Patch releases"]
     return Table("Release", columns, rows[::-1])  # newest first, as on the companions table
+
+
+WHEEL_COLUMNS = [label for label, _, _ in wheels.PLATFORMS]
+
+
+def wheels_table(catalog: Catalog) -> Table:
+    """Per torch release (X.Y.0) and Python, whether PyPI has a wheel for each platform and when it
+    appeared; re-uploads (build tags) say so. From the committed snapshot (`make index`)."""
+    rows: list[Row] = []
+    if catalog.pypi is None:
+        return Table("torch, Python", [*WHEEL_COLUMNS, "First upload"], rows)
+    torch = wheels.wheels(catalog.pypi, "torch")
+    for release in reversed(catalog.releases):
+        found = wheels.of_version(torch, f"{release.version}.0")
+        for python in sorted(wheels.pythons(found), key=wheels.key):
+            matching = [w for w in found if python in w.pythons and not w.file.yanked]
+            cells = []
+            for label in WHEEL_COLUMNS:
+                here = sorted((w for w in matching if label in w.platforms), key=lambda w: w.file.uploaded)
+                if not here:
+                    cells.append(Cell("no"))
+                    continue
+                later = [w for w in here if w.build]
+                text = "yes" + (f" (re-uploaded {later[-1].file.uploaded[:10]})" if later else "")
+                cells.append(Cell(text, style="atlas-wheel-yes"))
+            first = min(w.file.uploaded for w in matching)[:10]
+            anchor = f"wheels-{release.version.replace('.', '-')}-{python.replace('.', '')}"
+            rows.append(Row(f"{release.version}.0, Python {python}", [*cells, Cell(first)], id=anchor))
+    return Table("torch, Python", [*WHEEL_COLUMNS, "First upload"], rows, facets=())

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from macros.dataset import wheels as wheel_facts
 from macros.dataset.checks import cited_sources
 from macros.dataset.model import Item, Platform, Release, Source
 from macros.query.catalog import Catalog
@@ -67,6 +68,49 @@ class ReleaseDocument(BaseModel):
     sources: list[Source]
 
 
+class WheelRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    file: str
+    package: str
+    version: str
+    build: str = Field(description="Build tag of a file uploaded again to replace the first one; empty if none.")
+    python: list[str] = Field(description="Python versions, '3.13t' for free-threaded.")
+    platform: list[str]
+    uploaded: str
+    size: int
+    yanked: bool
+
+
+class WheelsDocument(BaseModel):
+    """api/v1/wheels.json: the package index snapshot behind compare/wheels.html."""
+
+    model_config = ConfigDict(extra="forbid")
+    fetched: str | None = Field(description="Day of the snapshot (`make index`); null when there is none.")
+    source: str | None
+    wheels: list[WheelRecord]
+
+
+def wheels_document(catalog: Catalog) -> WheelsDocument:
+    if catalog.pypi is None:
+        return WheelsDocument(fetched=None, source=None, wheels=[])
+    records = [
+        WheelRecord(
+            file=w.file.file,
+            package=w.package,
+            version=w.version,
+            build=w.build,
+            python=sorted(w.pythons, key=wheel_facts.key),
+            platform=sorted(w.platforms),
+            uploaded=w.file.uploaded,
+            size=w.file.size,
+            yanked=w.file.yanked,
+        )
+        for package in catalog.pypi.packages
+        for w in wheel_facts.wheels(catalog.pypi, package)
+    ]
+    return WheelsDocument(fetched=catalog.pypi.fetched, source=catalog.pypi.source, wheels=records)
+
+
 def api_schemas() -> dict[str, TypeAdapter]:
     """The published JSON Schemas (`api/v1/schema/`), one per kind of file. They are committed
     under docs/ by `make schema` (macros/tools/schema.py) rather than generated on each build,
@@ -76,6 +120,7 @@ def api_schemas() -> dict[str, TypeAdapter]:
         "release.schema.json": TypeAdapter(ReleaseDocument),
         "items.schema.json": TypeAdapter(list[ItemRecord]),
         "upgrade.schema.json": TypeAdapter(GuideRecord),
+        "wheels.schema.json": TypeAdapter(WheelsDocument),
     }
 
 
@@ -126,6 +171,7 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
         for item in release.items
     ]
     files[f"{API}/items.json"] = _dump(items)
+    files[f"{API}/wheels.json"] = _dump(wheels_document(catalog).model_dump(mode="json"))
     for start, end in all_pairs(catalog):
         files[f"{API}/upgrade/{start}-to-{end}.json"] = _dump(guide_record(catalog, start, end, site_url))
     return files

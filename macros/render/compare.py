@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,6 +21,31 @@ class ComparePage:
     build: Callable[[Catalog], Table]
     chart: Callable[[Catalog, Table], str] | None = None
     legend: str = ""  # HTML after the chart's caption: what its marks mean
+    note: Callable[[Catalog, Table], str] | None = None  # HTML before the table: where the data comes from
+
+
+def wheels_note(catalog: Catalog, table: Table) -> str:
+    """What the wheels table is read from, and what it cannot say (finished HTML)."""
+    if catalog.pypi is None:
+        return '<p class="atlas-wheels-note">No package index snapshot yet: run <code>make index</code>.</p>'
+    yanked = sorted(
+        file.file
+        for files in catalog.pypi.packages.values()
+        for file in files
+        if file.yanked  # type: ignore[attr-defined]
+    )
+    yanked_text = ", ".join(f"<code>{html.escape(name)}</code>" for name in yanked) or "none"
+    return (
+        '<div class="atlas-wheels-note">'
+        f"<p>From a snapshot of PyPI's file lists taken on <strong>{catalog.pypi.fetched}</strong> "
+        "(<code>make index</code>, committed as <code>data/pypi.json</code>; the same data is at "
+        '<a href="../api/v1/wheels.json">api/v1/wheels.json</a>). A re-upload is a file with a build tag, '
+        "published after the release to replace the first wheels. Yanked files: "
+        f"{yanked_text}.</p>"
+        "<p>Only PyPI is covered. The CUDA, ROCm and XPU variant indexes on download.pytorch.org cannot "
+        "be reached from the machines that build this site, so the variants on the release pages stay "
+        "cited from the release notes and the release matrix.</p></div>"
+    )
 
 
 PAGES: tuple[ComparePage, ...] = (
@@ -55,6 +81,14 @@ PAGES: tuple[ComparePage, ...] = (
         compare.feature_status_table,
     ),
     ComparePage(
+        "wheels",
+        "Wheels on PyPI",
+        "For every PyTorch release, which Python versions and platforms have a wheel on PyPI "
+        "(free-threaded builds included), when they appeared and which were uploaded again later.",
+        compare.wheels_table,
+        note=wheels_note,
+    ),
+    ComparePage(
         "release-facts",
         "Release facts",
         "PyTorch release dates, days between releases, commits, contributors and patch releases.",
@@ -88,7 +122,10 @@ def render_compare_page(catalog: Catalog, name: str) -> Rendered:
     spec = page(name)
     table = spec.build(catalog)
     chart = spec.chart(catalog, table) if spec.chart else None
-    return render("compare.md.j2", spec=spec, table=table, chart=chart, cell=cell_markdown, row_label=_row_label)
+    note = spec.note(catalog, table) if spec.note else None
+    return render(
+        "compare.md.j2", spec=spec, table=table, chart=chart, note=note, cell=cell_markdown, row_label=_row_label
+    )
 
 
 def _row_label(row: Row) -> str:

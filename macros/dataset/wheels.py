@@ -1,0 +1,83 @@
+"""The package index snapshot read as facts: which wheels exist for a version, for which Python and
+platform, when they were uploaded. Wheel names are parsed by `packaging` (the library pip uses).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from packaging.utils import InvalidWheelFilename, parse_wheel_filename
+
+from macros.dataset.model import PypiSnapshot, WheelFile
+
+#: Platforms the wheels table shows, in this order, and how to recognise their platform tags.
+PLATFORMS: tuple[tuple[str, str, str], ...] = (  # label, a word of the tag, its ending
+    ("Linux x86_64", "linux", "x86_64"),
+    ("Linux aarch64", "linux", "aarch64"),
+    ("macOS arm64", "macosx", "arm64"),
+    ("Windows amd64", "win", "amd64"),
+)
+
+
+@dataclass(frozen=True)
+class Wheel:
+    file: WheelFile
+    package: str
+    version: str
+    build: str  # "" or the build tag of a re-upload ("2", "3")
+    pythons: frozenset[str]  # "3.13", "3.13t"
+    platforms: frozenset[str]  # labels of PLATFORMS
+
+
+def python_of(interpreter: str, abi: str) -> str | None:
+    """cp313 + cp313t -> '3.13t'; cp313 + cp313/abi3/none -> '3.13'."""
+    if not interpreter.startswith("cp") or not interpreter[2:].isdigit():
+        return None
+    digits = interpreter[2:]
+    version = f"{digits[0]}.{digits[1:]}"
+    return version + "t" if abi.endswith("t") else version
+
+
+def platform_of(tag: str) -> str | None:
+    for label, word, ending in PLATFORMS:
+        if word in tag and tag.endswith(ending):
+            return label
+    return None
+
+
+@cache
+def _parse(file: WheelFile) -> Wheel | None:
+    try:
+        name, version, build, tags = parse_wheel_filename(file.file)
+    except InvalidWheelFilename:
+        return None
+    pythons = {python_of(tag.interpreter, tag.abi) for tag in tags}
+    platforms = {platform_of(tag.platform) for tag in tags}
+    return Wheel(
+        file,
+        str(name),
+        str(version),
+        "".join(str(part) for part in build),
+        frozenset(p for p in pythons if p),
+        frozenset(p for p in platforms if p),
+    )
+
+
+def wheels(snapshot: PypiSnapshot, package: str) -> list[Wheel]:
+    return [wheel for file in snapshot.packages.get(package, []) if (wheel := _parse(file)) is not None]  # type: ignore[call-overload]
+
+
+def of_version(all_wheels: Iterable[Wheel], version: str) -> list[Wheel]:
+    return [wheel for wheel in all_wheels if wheel.version == version]
+
+
+def pythons(found: Iterable[Wheel]) -> set[str]:
+    return {python for wheel in found if not wheel.file.yanked for python in wheel.pythons}
+
+
+def key(python: str) -> tuple[int, int, int]:
+    """Sort '3.9' < '3.10' < '3.13' < '3.13t'."""
+    major, minor = python.rstrip("t").split(".")
+    return (int(major), int(minor), python.endswith("t"))
