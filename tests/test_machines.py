@@ -114,3 +114,18 @@ def test_mkdocs_serve_watches_with_file_events_not_polling(tmp_path: Path) -> No
     assert not isinstance(server.observer, PollingObserver)
     assert server._watched_paths == {str(tmp_path / "data"): 2}
     server.server_close()
+
+
+def test_upgrade_json_says_whom_each_change_concerns(real_site: Build) -> None:
+    from macros.query.catalog import open_catalog
+
+    catalog = open_catalog(ROOT / "data")
+    guide = load(real_site, "api/v1/upgrade/2.9-to-2.12.json")
+    listed = {*guide["install"], *guide["breaking"], *guide["plan_for"], *guide["features"], *guide["regressions"]}
+    expected = {
+        item_id: catalog.items[item_id][1].applies_to.model_dump(mode="json")
+        for item_id in listed
+        if catalog.items[item_id][1].applies_to is not None
+    }
+    assert guide["applies_to"] == expected and expected
+    assert guide["applies_to"]["volta-dropped-cu128"] == {"variants": ["cu128"], "os": [], "python": [], "gpu": ["7.0"]}

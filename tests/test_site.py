@@ -218,3 +218,21 @@ def test_every_guide_shows_the_scanner_for_its_range(real_site: Build) -> None:
         assert section is not None, path.name
         command = section.find_next("code").get_text().strip()
         assert command == f"python -m macros scan path/to/your/code --from {start} --to {end}", command
+
+
+def test_guides_without_javascript_show_every_entry_and_mark_who_it_concerns(real_site: Build) -> None:
+    catalog = open_catalog(ROOT / "data")
+    page = real_site.html("upgrade/2.9-to-2.12.html")
+    form = page.find("form", id="your-setup")
+    assert form is not None and form.has_attr("hidden")  # shown by the script only
+    rows = page.select("article table.atlas-guide tbody tr")
+    assert rows and not [tr for tr in rows if tr.has_attr("hidden")]
+    for tr in rows:
+        link = tr.find("a", href=True)
+        item_id = link.get("id") or link["href"].split("#")[1]
+        _, item = catalog.items[item_id]
+        applies = item.applies_to
+        assert tr.get("data-variants", "") == " ".join(applies.variants if applies else []), item_id
+        assert tr.get("data-os", "") == " ".join(applies.os if applies else []), item_id
+    options = [o.get("value") for o in form.select("select[name=variant] option")]
+    assert {"", "cpu", "cu126", "cu128", "cu130", "mps", "source"} <= set(options)

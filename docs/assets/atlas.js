@@ -187,7 +187,174 @@
     });
   }
 
+  /* The personal guide: ?variant=&python=&gpu=&os= narrow an upgrade guide to one setup. Rows
+     carry data-variants/os/python/gpu (from the data's applies_to); a row without them concerns
+     everyone. Nothing is hidden without JavaScript, and the address keeps the choice. */
+  var SETUP_FIELDS = ["variant", "os", "python", "gpu"];
+  var GPU_MODELS = [
+    [/\b(GB|B)(100|200|300)\b/, "10.0"], [/\bH(100|200|20)\b|GH200/, "9.0"], [/RTX 50\d0|Blackwell/, "12.0"],
+    [/\bL4\b|\bL40|RTX 40\d0|\bAda\b/, "8.9"], [/\bA100\b|\bA30\b|\bA800\b/, "8.0"],
+    [/\bA10\b|\bA40\b|\bA2\b|RTX 30\d0|RTX A\d000/, "8.6"], [/\bT4\b|RTX 20\d0|Quadro RTX|TITAN RTX/, "7.5"],
+    [/\bV100\b|TITAN V/, "7.0"], [/\bP100\b/, "6.0"], [/\bP40\b|\bP4\b|GTX 10\d0|TITAN Xp/, "6.1"], [/\bM40\b|\bM60\b|GTX 9\d0/, "5.2"]
+  ];
+
+  function normalizeGpu(text) {
+    var match = String(text || "").trim().match(/^(?:sm_?)?(\d{1,2})\.?(\d)$/i);
+    return match ? match[1] + "." + match[2] : "";
+  }
+
+  function variantMatches(values, mine) {
+    return values.some(function (value) {
+      if (value === mine) return true;
+      if (value === "cuda") return /^cu\d{3}$/.test(mine);
+      if (value === "rocm") return mine.indexOf("rocm") === 0;
+      return false;
+    });
+  }
+
+  function appliesTo(row, setup) {
+    return [["variants", setup.variant], ["os", setup.os], ["python", setup.python], ["gpu", setup.gpu]].every(function (check) {
+      var raw = row.getAttribute("data-" + check[0]);
+      if (!raw || !check[1]) return true;
+      var values = raw.split(" ");
+      return check[0] === "variants" ? variantMatches(values, check[1]) : values.indexOf(check[1]) >= 0;
+    });
+  }
+
+  function parseCollectEnv(text) {
+    var found = {};
+    var torch = text.match(/PyTorch version:\s*(\d+\.\d+)(?:\.\d+)?(?:\+([A-Za-z0-9.]+))?/);
+    if (torch) {
+      found.torch = torch[1];
+      if (torch[2]) found.variant = torch[2].replace(/^rocm(\d+\.\d+).*$/, "rocm$1");
+    }
+    if (!found.variant) {
+      var cuda = text.match(/CUDA used to build PyTorch:\s*(\d+)\.(\d)/);
+      var rocm = text.match(/ROCM used to build PyTorch:\s*(\d+\.\d+)/);
+      if (cuda) found.variant = "cu" + cuda[1] + cuda[2];
+      else if (rocm) found.variant = "rocm" + rocm[1];
+    }
+    var python = text.match(/Python version:\s*(\d+)\.(\d+)[^\n]*/);
+    if (python) found.python = python[1] + "." + python[2] + (/free-threading|\bt\b/i.test(python[0]) ? "t" : "");
+    var os = text.match(/^OS:\s*(.*)$/m);
+    if (os) found.os = /windows/i.test(os[1]) ? "windows" : /mac ?os|darwin/i.test(os[1]) ? "macos" : "linux";
+    if (found.os === "macos" && !found.variant) found.variant = "mps";
+    var gpus = text.match(/GPU models and configuration:([^\n]*(?:\n(?:GPU \d+:)[^\n]*)*)/);
+    if (gpus) {
+      GPU_MODELS.some(function (entry) {
+        if (entry[0].test(gpus[1])) { found.gpu = entry[1]; return true; }
+        return false;
+      });
+    }
+    return found;
+  }
+
+  function setupPersonalGuide(root) {
+    var form = root.querySelector("form#your-setup");
+    if (!form) return;
+    var rows = Array.prototype.slice.call(root.querySelectorAll(".md-content table.atlas-guide tbody tr"));
+    var status = form.querySelector(".atlas-setup-status");
+
+    function current() {
+      var setup = {};
+      SETUP_FIELDS.forEach(function (name) {
+        var value = form.elements[name].value.trim();
+        setup[name] = name === "gpu" ? normalizeGpu(value) : value;
+      });
+      return setup;
+    }
+
+    function apply(message) {
+      var setup = current();
+      var folded = 0;
+      rows.forEach(function (row) {
+        var mine = appliesTo(row, setup);
+        row.hidden = !mine;
+        row.classList.toggle("atlas-not-yours", !mine);
+        if (!mine) folded += 1;
+      });
+      Array.prototype.forEach.call(root.querySelectorAll(".md-content table.atlas-guide"), function (table) {
+        var hidden = table.querySelectorAll("tr.atlas-not-yours").length;
+        var next = table.nextElementSibling;  // several tables share a parent: the toggle sits right after its own
+        var toggle = next && next.classList.contains("atlas-show-others") ? next : null;
+        if (!hidden) { if (toggle) toggle.remove(); return; }
+        if (!toggle) {
+          toggle = document.createElement("button");
+          toggle.type = "button";
+          toggle.className = "atlas-show-others md-button";
+          toggle.addEventListener("click", function () {
+            var showing = toggle.getAttribute("aria-expanded") === "true";
+            Array.prototype.forEach.call(table.querySelectorAll("tr.atlas-not-yours"), function (row) { row.hidden = showing; });
+            toggle.setAttribute("aria-expanded", String(!showing));
+            toggle.textContent = (showing ? "Show " : "Hide ") + toggle.dataset.count + " not for your setup";
+          });
+          table.parentNode.insertBefore(toggle, table.nextSibling);
+        }
+        toggle.dataset.count = String(hidden);
+        toggle.setAttribute("aria-expanded", "false");
+        toggle.textContent = "Show " + hidden + " not for your setup";
+      });
+      var params = new URLSearchParams(window.location.search);
+      SETUP_FIELDS.forEach(function (name) {
+        var value = form.elements[name].value.trim();
+        if (value) params.set(name, value); else params.delete(name);
+      });
+      var query = params.toString();
+      history.replaceState(null, "", window.location.pathname + (query ? "?" + query : "") + window.location.hash);
+      var chosen = SETUP_FIELDS.filter(function (name) { return setup[name]; });
+      status.textContent = (message ? message + " " : "") + (chosen.length
+        ? folded + " of " + rows.length + " entries are not for your setup and are folded away."
+        : "Showing every entry: choose your setup to narrow the guide.");
+    }
+
+    var params = new URLSearchParams(window.location.search);
+    SETUP_FIELDS.forEach(function (name) {
+      var value = params.get(name);
+      if (value === null) return;
+      var field = form.elements[name];
+      if (field.tagName === "SELECT" && !Array.prototype.some.call(field.options, function (o) { return o.value === value; })) return;
+      field.value = value;
+    });
+    form.addEventListener("change", function (event) { if (event.target.name !== "collect_env") apply(); });
+    form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
+    form.querySelector("[data-action=read-env]").addEventListener("click", function () {
+      var found = parseCollectEnv(form.elements.collect_env.value);
+      var notes = [];
+      SETUP_FIELDS.forEach(function (name) {
+        if (!found[name]) return;
+        var field = form.elements[name];
+        if (field.tagName === "SELECT" && !Array.prototype.some.call(field.options, function (o) { return o.value === found[name]; })) {
+          notes.push(name + " " + found[name] + " is not among this guide's choices");
+          return;
+        }
+        field.value = found[name];
+      });
+      var message = notes.length ? notes.join("; ") + "." : "";
+      var versions = form.dataset.versions.split(" ");
+      if (found.torch && found.torch !== form.dataset.from) {
+        var to = form.dataset.to;
+        var later = versions.indexOf(found.torch) >= 0 && versions.indexOf(found.torch) < versions.indexOf(to);
+        var link = document.createElement("a");
+        if (later) {
+          link.href = found.torch + "-to-" + to + ".html" + window.location.search;
+          link.textContent = "the " + found.torch + " → " + to + " guide";
+        }
+        apply(message);
+        status.append(" You run PyTorch " + found.torch + ", but this guide starts at " + form.dataset.from + (later ? "; open " : "."));
+        if (later) {
+          link.href = found.torch + "-to-" + to + ".html" + window.location.search;
+          status.append(link, ".");
+        }
+        return;
+      }
+      apply(message);
+    });
+    form.hidden = false;
+    apply();
+  }
+
   function setup() {
+    setupPersonalGuide(document);
     setupUpgradePicker(document);
     setupCopyLinks(document);
     setupInstallCopy(document);

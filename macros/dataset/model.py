@@ -358,6 +358,24 @@ class SymbolUse(Record):
         return dumped
 
 
+#: A wheel variant as the download index names it (cu128, rocm7.1), a family (cuda, rocm), or
+#: mps (macOS), source (building PyTorch yourself).
+Variant = Annotated[str, StringConstraints(pattern=r"^(cpu|cuda|cu[0-9]{3}|rocm|rocm[0-9]+\.[0-9]+|xpu|mps|source)$")]
+#: A GPU compute capability, "7.0" for sm_70.
+ComputeCapability = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,2}\.[0-9]$")]
+
+
+class AppliesTo(Record):
+    """The environments a change concerns; each list left empty means "any". Absent: everyone."""
+
+    variants: list[Variant] = Field(
+        default=[], description="Wheel variants or families (cu128, cuda, rocm, mps, source)."
+    )
+    os: list[Literal["linux", "windows", "macos"]] = []
+    python: list[PythonVersion] = []
+    gpu: list[ComputeCapability] = Field(default=[], description="GPU compute capabilities, 7.0 for sm_70.")
+
+
 class Item(Record):
     """One linkable change or feature. `id` is permanent: never renamed, never reused."""
 
@@ -383,6 +401,9 @@ class Item(Record):
     replacement: Text | None = None
     topic: Slug | None = Field(default=None, description="Id from data/topics.yaml: the feature this item is part of.")
     planned_removal: Version | None = Field(default=None, description="Release in which a removal was announced.")
+    applies_to: AppliesTo | None = Field(
+        default=None, description="Only some environments feel this change (the personal guide narrows by it)."
+    )
     symbols: list[QualifiedName | SymbolUse] = Field(
         default=[],
         description="Python names this change concerns, for `python -m macros scan`: a dotted name (any use, "

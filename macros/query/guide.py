@@ -42,7 +42,9 @@ class UpgradeGuide:
     end: Release
     crossed: tuple[Release, ...]
     install: list[Entry] = field(default_factory=list)  # packaging effects: before you upgrade
-    breaking: list[Entry] = field(default_factory=list)  # everything else that changes behaviour
+    # Everything else that changes behaviour, improvements with an effect included (a fix that
+    # changes numbers is felt like a breaking change).
+    breaking: list[Entry] = field(default_factory=list)
     plan_for: list[Entry] = field(default_factory=list)  # deprecated by B, not completed by B
     completed_deprecations: list[Entry] = field(default_factory=list)  # deprecations completed in range
     features: list[Entry] = field(default_factory=list)
@@ -107,7 +109,7 @@ def _compute_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
                     guide.plan_for.append(entry)
                 else:
                     guide.completed_deprecations.append(entry)
-            elif item.kind in FEATURE_KINDS:
+            elif item.kind in FEATURE_KINDS and not (item.kind == "improvement" and item.effect):
                 guide.features.append(entry)
             elif item.kind == "regression":
                 guide.regressions.append(entry)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from macros.dataset import wheels as wheel_facts
 from macros.dataset.checks import cited_sources
-from macros.dataset.model import Item, Platform, Release, Source
+from macros.dataset.model import AppliesTo, Item, Platform, Release, Source
 from macros.query.catalog import Catalog
 from macros.query.guide import all_pairs, upgrade_guide
 
@@ -59,6 +59,9 @@ class GuideRecord(BaseModel):
     plan_for: list[str]
     features: list[str]
     regressions: list[str]
+    applies_to: dict[str, AppliesTo] = Field(
+        description="Item id -> the environments it concerns, for the listed items that concern only some."
+    )
 
 
 class ReleaseDocument(BaseModel):
@@ -198,4 +201,10 @@ def guide_record(catalog: Catalog, start: str, end: str, site_url: str) -> dict[
         plan_for=ids(guide.plan_for),
         features=ids(guide.features),
         regressions=ids(guide.regressions),
+        applies_to={
+            entry.item.id: entry.item.applies_to
+            for entries in (guide.install, guide.breaking, guide.plan_for, guide.features, guide.regressions)
+            for entry in entries
+            if entry.item.applies_to is not None
+        },
     ).model_dump(mode="json")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from macros.dataset.model import Release
 from macros.query.catalog import Catalog, Citations
 from macros.query.guide import all_pairs, upgrade_guide
-from macros.query.install import install_variants
+from macros.query.install import cuda_tag, install_variants
 from macros.render.markdown import Rendered, render, render_markdown
 from macros.render.release import item_helpers
 
@@ -26,8 +29,41 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         disputes=disputes,
         citations=citations,
         installs=install_variants(guide.end),
+        setup=setup_choices(guide.start, guide.end),
         **item_helpers(catalog, citations, finished_html=True, prefix="../releases/"),
     )
+
+
+@dataclass(frozen=True)
+class SetupChoices:
+    variants: list[tuple[str, str]]  # (value, label) for the Wheel control
+    pythons: list[str]
+
+
+def setup_choices(start: Release, end: Release) -> SetupChoices:
+    """What the "Your setup" controls offer: the wheels and Pythons of both ends of the range."""
+    variants: dict[str, str] = {"cpu": "CPU"}
+    pythons: set[str] = set()
+    for release in (start, end):
+        platform = release.platform
+        for build in platform.cuda.stable + platform.cuda.experimental:
+            variants[cuda_tag(build.version)] = f"CUDA {build.version} ({cuda_tag(build.version)})"
+        for version in platform.rocm.stable:
+            variants[f"rocm{version}"] = f"ROCm {version}"
+        if platform.xpu.wheels:
+            variants["xpu"] = "Intel XPU"
+        low, high = (int(v.split(".")[1]) for v in (platform.python.min, platform.python.max))
+        pythons |= {f"3.{minor}" for minor in range(low, high + 1)} | set(platform.python.free_threaded)
+    variants |= {"mps": "macOS (MPS)", "source": "built from source"}
+    ordered = sorted(pythons, key=lambda p: (int(p.rstrip("t").split(".")[1]), p.endswith("t")))
+    return SetupChoices(sorted(variants.items(), key=lambda kv: _variant_order(kv[0])), ordered)
+
+
+def _variant_order(value: str) -> tuple[int, str]:
+    for rank, prefix in enumerate(("cpu", "cu", "rocm", "xpu", "mps", "source")):
+        if value.startswith(prefix):
+            return rank, value
+    return 9, value
 
 
 def render_upgrade_index(catalog: Catalog) -> str:

@@ -426,3 +426,84 @@ def test_install_commands_have_copy_buttons(browser, site_url) -> None:
     assert copied == commands.first.inner_text()
     assert "torchaudio==2.9.0" in copied
     context.close()
+
+
+# --- The personal guide: ?variant=&os=&python=&gpu= narrow a guide to one setup ---------------
+
+COLLECT_ENV = """PyTorch version: 2.10.0+cu126
+Is debug build: False
+CUDA used to build PyTorch: 12.6
+OS: Ubuntu 22.04.4 LTS (x86_64)
+Python version: 3.12.3 (main, Apr 10 2024, 05:33:47) [GCC 13.2.0] (64-bit runtime)
+GPU models and configuration:
+GPU 0: NVIDIA A100-SXM4-80GB
+"""
+
+
+def expected_folded(start: str, end: str, variant: str, os: str) -> set[str]:
+    """From the model, not the page: entries of the guide whose applies_to excludes this setup."""
+    from conftest import ROOT
+
+    from macros.query.catalog import open_catalog
+    from macros.query.guide import upgrade_guide
+
+    guide = upgrade_guide(open_catalog(ROOT / "data"), start, end)
+    folded = set()
+    for entries in (
+        guide.install,
+        guide.breaking,
+        guide.plan_for,
+        guide.completed_deprecations,
+        guide.features,
+        guide.regressions,
+    ):
+        for entry in entries:
+            applies = entry.item.applies_to
+            if applies is None:
+                continue
+            family = {"cuda"} if variant.startswith("cu") else {"rocm"} if variant.startswith("rocm") else set()
+            variant_ok = not applies.variants or bool({variant, *family} & set(applies.variants))
+            os_ok = not applies.os or os in applies.os
+            if not (variant_ok and os_ok):
+                folded.add(entry.item.id)
+    return folded
+
+
+def test_personal_guide_narrows_from_the_address_and_keeps_the_rest_one_click_away(context, site_url) -> None:
+    page, watch = open_page(context, site_url + "upgrade/2.9-to-2.12.html?variant=cu128&os=linux")
+    assert page.locator("#your-setup").is_visible()
+    assert page.eval_on_selector("[name=variant]", "e => e.value") == "cu128"
+    assert page.eval_on_selector("[name=os]", "e => e.value") == "linux"
+    # Each row's item: its anchor (change rows) or the fragment of its first link (feature rows).
+    folded = set(
+        page.eval_on_selector_all(
+            "tr.atlas-not-yours",
+            "rows => rows.map(r => { const a = r.querySelector('a[id]') || r.querySelector('td a');"
+            " return a.id || a.getAttribute('href').split('#')[1]; })",
+        )
+    )
+    assert folded == expected_folded("2.9", "2.12", "cu128", "linux") and folded
+    assert all(not row.is_visible() for row in page.locator("tr.atlas-not-yours").all())
+    assert page.locator("tr:not(.atlas-not-yours) a[id='pypi-default-cuda-13']").is_visible()  # concerns everyone
+    toggle = page.locator("button.atlas-show-others").first
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert page.locator("tr.atlas-not-yours").first.is_visible()
+    page.select_option("[name=os]", "macos")
+    assert "os=macos" in page.url and "variant=cu128" in page.url
+    assert watch.errors == []
+
+
+def test_personal_guide_reads_collect_env_and_offers_the_right_guide(context, site_url) -> None:
+    page, watch = open_page(context, site_url + "upgrade/2.9-to-2.12.html")
+    assert "Showing every entry" in page.locator(".atlas-setup-status").inner_text()
+    page.locator(".atlas-setup-paste summary").click()
+    page.fill("[name=collect_env]", COLLECT_ENV)
+    page.click("[data-action=read-env]")
+    values = [page.eval_on_selector(f"[name={name}]", "e => e.value") for name in ("variant", "os", "python", "gpu")]
+    assert values == ["cu126", "linux", "3.12", "8.0"]
+    assert "variant=cu126" in page.url and "gpu=8.0" in page.url
+    link = page.locator(".atlas-setup-status a")
+    assert link.get_attribute("href").startswith("2.10-to-2.12.html?")
+    assert "You run PyTorch 2.10" in page.locator(".atlas-setup-status").inner_text()
+    assert watch.errors == []
