@@ -236,3 +236,13 @@ def test_guides_without_javascript_show_every_entry_and_mark_who_it_concerns(rea
         assert tr.get("data-os", "") == " ".join(applies.os if applies else []), item_id
     options = [o.get("value") for o in form.select("select[name=variant] option")]
     assert {"", "cpu", "cu126", "cu128", "cu130", "mps", "source"} <= set(options)
+
+
+def test_a_moved_removal_keeps_its_history_on_the_page(real_site: Build) -> None:
+    catalog = open_catalog(ROOT / "data")
+    release, item = catalog.items["onnx-dynamo-false-deprecated"]
+    assert (item.planned_removal, item.planned_removal_earlier) == ("2.10", ["2.8"])
+    page = real_site.html(f"releases/{release.version}.html")
+    heading = page.find(id=item.id)
+    line = next(p for p in heading.find_all_next("p") if p.get_text().startswith("Announced removal:"))
+    assert line.get_text(" ", strip=True).startswith("Announced removal: 2.10 (moved: first announced for 2.8)")

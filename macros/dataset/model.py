@@ -10,6 +10,7 @@ The JSON Schema in `data/schema/` is generated from these classes (`python -m ma
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 from typing import Annotated, Literal
 
@@ -401,6 +402,10 @@ class Item(Record):
     replacement: Text | None = None
     topic: Slug | None = Field(default=None, description="Id from data/topics.yaml: the feature this item is part of.")
     planned_removal: Version | None = Field(default=None, description="Release in which a removal was announced.")
+    planned_removal_earlier: list[Version] = Field(
+        default=[],
+        description="Targets announced before `planned_removal`, oldest first: the history of a removal that moved.",
+    )
     applies_to: AppliesTo | None = Field(
         default=None, description="Only some environments feel this change (the personal guide narrows by it)."
     )
@@ -419,6 +424,12 @@ class Item(Record):
             raise ValueError(f"action is required for a {self.kind} item")
         if (self.before is None) != (self.after is None):
             raise ValueError("before and after come together")
+        if self.planned_removal_earlier:
+            if self.planned_removal is None:
+                raise ValueError("planned_removal_earlier needs the current target in planned_removal")
+            steps = [*self.planned_removal_earlier, self.planned_removal]
+            if any(version_key(a) >= version_key(b) for a, b in itertools.pairwise(steps)):
+                raise ValueError("planned_removal_earlier: targets must be oldest first and before planned_removal")
         return self
 
     @property
