@@ -132,58 +132,51 @@
     });
   }
 
+  /* A copy button: `text()` gives what to copy when clicked; the label says "Copied" for a moment.
+     Without clipboard access (file://, old browsers) the text is offered in a prompt instead. */
+  function copyButton(label, accessibleName, what, text) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "atlas-copy";
+    button.textContent = label;
+    // The accessible name starts with the visible text (WCAG 2.5.3), then says what is copied.
+    button.setAttribute("aria-label", accessibleName);
+    button.addEventListener("click", function () {
+      var value = text();
+      var done = function () {
+        button.textContent = "Copied";
+        setTimeout(function () { button.textContent = label; }, 1500);
+      };
+      var ask = function () { window.prompt("Copy this " + what + ":", value); };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(value).then(done, ask);
+      } else {
+        ask();
+      }
+    });
+    return button;
+  }
+
   /* A "copy link" control on every item heading: copies the item's full permanent URL. */
   function setupCopyLinks(root) {
     var links = root.querySelectorAll(".md-content h3[id] > a.headerlink, .md-content h4[id] > a.headerlink");
     Array.prototype.forEach.call(links, function (anchor) {
       var heading = anchor.parentNode;
       if (heading.querySelector(".atlas-copy")) return;
-      var button = document.createElement("button");
-      button.type = "button";
-      button.className = "atlas-copy";
-      button.textContent = "Copy link";
-      // The accessible name starts with the visible text (WCAG 2.5.3), then says which item.
-      button.setAttribute("aria-label", "Copy link to " + heading.id);
-      button.addEventListener("click", function () {
+      heading.appendChild(copyButton("Copy link", "Copy link to " + heading.id, "link", function () {
         // The permanent URL: no query string (a search leaves ?h=... behind) and no old fragment.
-        var url = window.location.href.split(/[?#]/)[0] + "#" + heading.id;
-        var done = function () {
-          button.textContent = "Copied";
-          setTimeout(function () { button.textContent = "Copy link"; }, 1500);
-        };
-        if (navigator.clipboard && navigator.clipboard.writeText) {
-          navigator.clipboard.writeText(url).then(done, function () { window.prompt("Copy this link:", url); });
-        } else {
-          window.prompt("Copy this link:", url);
-        }
-      });
-      heading.appendChild(button);
+        return window.location.href.split(/[?#]/)[0] + "#" + heading.id;
+      }));
     });
   }
 
   /* A copy button beside each install command of a release page's install table. */
   function setupInstallCopy(root) {
-    var commands = root.querySelectorAll(".atlas-install td code");
-    Array.prototype.forEach.call(commands, function (code) {
+    Array.prototype.forEach.call(root.querySelectorAll(".atlas-install td code"), function (code) {
       if (code.parentNode.querySelector(".atlas-copy")) return;
-      var button = document.createElement("button");
-      button.type = "button";
-      button.className = "atlas-copy";
-      button.textContent = "Copy";
-      button.setAttribute("aria-label", "Copy: " + code.textContent);
-      button.addEventListener("click", function () {
-        var text = code.textContent;
-        var done = function () {
-          button.textContent = "Copied";
-          setTimeout(function () { button.textContent = "Copy"; }, 1500);
-        };
-        if (navigator.clipboard && navigator.clipboard.writeText) {
-          navigator.clipboard.writeText(text).then(done, function () { window.prompt("Copy this command:", text); });
-        } else {
-          window.prompt("Copy this command:", text);
-        }
-      });
-      code.parentNode.appendChild(button);
+      code.parentNode.appendChild(copyButton("Copy", "Copy: " + code.textContent, "command", function () {
+        return code.textContent;
+      }));
     });
   }
 

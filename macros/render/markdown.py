@@ -33,11 +33,6 @@ def fence(code: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def indent(text: str, width: int = 4) -> str:
-    pad = " " * width
-    return "\n".join(pad + line if line.strip() else line for line in text.splitlines())
-
-
 @dataclass(frozen=True)
 class Rendered:
     """A rendered page: its Markdown, and the finished HTML each of its markers stands for."""
@@ -102,7 +97,6 @@ def environment() -> jinja2.Environment:
         text=text_html,
         plain=plain_text,
         fence=fence,
-        indent_md=indent,
         set_aside=_set_aside,
     )
     env.globals.update(KINDS=KINDS, EFFECTS=EFFECTS, STATUSES=STATUSES, TIERS=TIERS, VERDICTS=VERDICTS)
