@@ -59,15 +59,16 @@ lint: $(STAMP) ## ruff check and format check
 
 NODE_STAMP := tests/browser/node_modules/.installed
 
-$(NODE_STAMP): tests/browser/package-lock.json
+$(NODE_STAMP): tests/browser/package-lock.json | system
 	npm ci --prefix tests/browser --silent --no-audit --no-fund --ignore-scripts
 	@touch $@
 
 .PHONY: system
-system: ## Install what the tests need from Debian when missing: chromium (browser tests), Java (Nu HTML Checker)
+system: ## Install what the tests need from Debian when missing: chromium (browser tests), Java (Nu checker), npm
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing from Debian:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -75,7 +76,7 @@ system: ## Install what the tests need from Debian when missing: chromium (brows
 	fi
 
 .PHONY: test
-test: $(STAMP) $(NODE_STAMP) system ## Run the whole test suite (lint, data, unit, site build, browser)
+test: system $(STAMP) $(NODE_STAMP) ## Run the whole test suite (lint, data, unit, site build, browser)
 	$(BIN)/ruff check macros tests
 	$(BIN)/ruff format --check macros tests
 	$(BIN)/python -m pytest
