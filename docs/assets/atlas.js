@@ -327,15 +327,12 @@
       if (found.torch && found.torch !== form.dataset.from) {
         var to = form.dataset.to;
         var later = versions.indexOf(found.torch) >= 0 && versions.indexOf(found.torch) < versions.indexOf(to);
-        var link = document.createElement("a");
-        if (later) {
-          link.href = found.torch + "-to-" + to + ".html" + window.location.search;
-          link.textContent = "the " + found.torch + " → " + to + " guide";
-        }
         apply(message);
         status.append(" You run PyTorch " + found.torch + ", but this guide starts at " + form.dataset.from + (later ? "; open " : "."));
         if (later) {
+          var link = document.createElement("a");
           link.href = found.torch + "-to-" + to + ".html" + window.location.search;
+          link.textContent = "the " + found.torch + " → " + to + " guide";
           status.append(link, ".");
         }
         return;

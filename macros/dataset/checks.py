@@ -14,7 +14,7 @@ from pathlib import Path
 
 from macros.dataset import wheels
 from macros.dataset.load import Loaded
-from macros.dataset.model import PypiSnapshot, Release, SourceRegistry, TopicRegistry, version_key
+from macros.dataset.model import PypiSnapshot, Release, SourceRegistry, TopicRegistry, three_part, version_key
 from macros.dataset.problems import Path as FieldPath
 from macros.dataset.problems import Problem, format_path
 from macros.dataset.vocabulary import TIERS
@@ -226,10 +226,6 @@ def topics_exist(data: Dataset) -> Iterator[Problem]:
                 yield _problem(loaded, ("items", index, "topic"), message)
 
 
-def _disputed(release: Release, field_name: str) -> bool:
-    return any(field_name == f or field_name.startswith(f + ".") for d in release.disputes for f in d.fields)
-
-
 def releases_agree_with_pypi(data: Dataset) -> Iterator[Problem]:
     """The data against the package index snapshot (`make index`): torch X.Y.0 and every pinned
     companion exist; the Python range and the free-threaded builds match the wheel tags. A
@@ -248,7 +244,7 @@ def releases_agree_with_pypi(data: Dataset) -> Iterator[Problem]:
         published = wheels.pythons(found)
         regular = sorted((p for p in published if not p.endswith("t")), key=wheels.key)
         python = release.platform.python
-        if regular and not _disputed(release, "platform.python"):
+        if regular and not release.dispute_on("platform.python"):
             for field_name, ours, theirs in (("min", python.min, regular[0]), ("max", python.max, regular[-1])):
                 if ours != theirs:
                     message = (
@@ -257,7 +253,7 @@ def releases_agree_with_pypi(data: Dataset) -> Iterator[Problem]:
                     )
                     yield _problem(loaded, ("platform", "python", field_name), message)
         threaded = sorted((p for p in published if p.endswith("t")), key=wheels.key)
-        if threaded != sorted(python.free_threaded, key=wheels.key) and not _disputed(release, "platform.python"):
+        if threaded != sorted(python.free_threaded, key=wheels.key) and not release.dispute_on("platform.python"):
             message = (
                 f"{when} has free-threaded torch {release.version}.0 wheels for {', '.join(threaded) or 'none'}; "
                 f"the data says {', '.join(python.free_threaded) or 'none'}"
@@ -266,17 +262,12 @@ def releases_agree_with_pypi(data: Dataset) -> Iterator[Problem]:
         for index, companion in enumerate(release.companions):
             versions = [v for v in (companion.version, *companion.with_patches.values()) if v]
             available = {wheel.version for wheel in wheels.wheels(snapshot, companion.name)}
-            if _disputed(release, f"companions.{companion.name}"):
+            if release.dispute_on(f"companions.{companion.name}"):
                 continue
             for version in versions:
-                if version not in available and _three_part(version) not in available:
+                if version not in available and three_part(version) not in available:
                     message = f"{when} has no {companion.name} {version} wheel"
                     yield _problem(loaded, ("companions", index, "version"), message)
-
-
-def _three_part(version: str) -> str:
-    parts = version.split(".")
-    return ".".join(parts + ["0"] * (3 - len(parts)))
 
 
 RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (

@@ -471,7 +471,20 @@ class Release(Record):
     def key(self) -> tuple[int, int]:
         return version_key(self.version)
 
+    def dispute_on(self, field_name: str) -> str | None:
+        """Id of a dispute about this fact (`platform.python`), or about the block it belongs to."""
+        for dispute in self.disputes:
+            if any(field_name == f or field_name.startswith(f + ".") for f in dispute.fields):
+                return dispute.id
+        return None
+
 
 def version_key(version: str) -> tuple[int, ...]:
     """Sort versions numerically: 2.9 < 2.10 (MkDocs and str sorting get this wrong)."""
     return tuple(int(part) for part in version.split("."))
+
+
+def three_part(version: str) -> str:
+    """'0.24' -> '0.24.0': the form pip pins and PyPI files carry."""
+    parts = version.split(".")
+    return ".".join(parts + ["0"] * (3 - len(parts)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from macros.dataset.model import Release
+from macros.dataset.model import Release, three_part
 
 INDEX = "https://download.pytorch.org/whl"
 
@@ -32,7 +32,7 @@ def install_variants(release: Release) -> list[InstallVariant]:
     packages = " ".join(
         [f"torch=={release.version}.0"]
         + [
-            f"{companion.name}=={_three_part(companion.version)}"
+            f"{companion.name}=={three_part(companion.version)}"
             for name in ("torchvision", "torchaudio")
             for companion in release.companions
             if companion.name == name and companion.version
@@ -72,8 +72,3 @@ def install_variants(release: Release) -> list[InstallVariant]:
     if release.platform.xpu.wheels:
         variants.append(InstallVariant("xpu", "Intel XPU", f"pip install {packages} --index-url {INDEX}/xpu"))
     return variants
-
-
-def _three_part(version: str) -> str:
-    parts = version.split(".")
-    return ".".join(parts + ["0"] * (3 - len(parts)))

@@ -158,7 +158,4 @@ def companion_text(release: Release, name: str) -> str:
 
 def disputed(release: Release, field_name: str) -> str | None:
     """Id of a dispute about this fact, or about the whole block it belongs to."""
-    for dispute in release.disputes:
-        if any(field_name == f or field_name.startswith(f + ".") for f in dispute.fields):
-            return dispute.id
-    return None
+    return release.dispute_on(field_name)

@@ -56,11 +56,6 @@ class Table:
     facets: tuple[str, ...] = ()
 
 
-def _reason(unknown: dict[str, str], field_name: str) -> str | None:
-    reason = unknown.get(field_name)
-    return text_html(reason) if reason else None
-
-
 def item_link(release: Release, item: Item) -> str:
     return f"../releases/{release.version}.md#{item.id}"
 
@@ -85,7 +80,7 @@ def platforms_table(catalog: Catalog) -> Table:
                     text,
                     changed=previous is not None and text != previous,
                     disputed=_disputed(release, fact.disputed_field),
-                    unknown=text_html(value.unknown) if value.unknown else None,
+                    unknown=text_html(value.unknown) or None,
                 )
             )
             previous = text
@@ -123,7 +118,7 @@ def companions_table(catalog: Catalog) -> Table:
             cells.append(
                 Cell(
                     text,
-                    unknown=text_html(found.note) if found.version is None and found.note else None,
+                    unknown=(text_html(found.note) or None) if found.version is None else None,
                     disputed=_disputed(release, f"companions.{name}"),
                 )
             )
@@ -223,12 +218,12 @@ def release_facts_table(catalog: Catalog) -> Table:
                     Cell(days),
                     Cell(
                         f"{stats.commits:,}" if stats.commits else "unknown",
-                        unknown=_reason(stats.unknown, "commits"),
+                        unknown=text_html(stats.unknown.get("commits")) or None,
                         disputed=_disputed(release, "stats"),
                     ),
                     Cell(
                         f"{stats.contributors:,}" if stats.contributors else "unknown",
-                        unknown=_reason(stats.unknown, "contributors"),
+                        unknown=text_html(stats.unknown.get("contributors")) or None,
                     ),
                     Cell(patches or "none"),
                 ],

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from macros.dataset.model import PypiSnapshot, WheelFile
+from macros.dataset.model import PypiSnapshot, WheelFile, three_part
 from macros.query.catalog import PYPI_SNAPSHOT, Catalog
 
 INDEX = "https://pypi.org/simple/"
@@ -41,8 +41,7 @@ def wanted_versions(catalog: Catalog) -> dict[str, set[str]]:
         for companion in release.companions:
             for version in (companion.version, *companion.with_patches.values()):
                 if version:
-                    parts = version.split(".")
-                    wanted[companion.name] |= {version, ".".join(parts + ["0"] * (3 - len(parts)))}
+                    wanted[companion.name] |= {version, three_part(version)}
     return wanted
 
 

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from macros.dataset.model import Item, Release, SymbolUse, version_key
+from macros.dataset.text import text_html, visible_text
 from macros.query.catalog import Catalog
 
 #: Item kinds whose symbols the scanner reports: the changes that can break code.
@@ -332,16 +333,12 @@ def scan(paths: list[Path], catalog: Catalog, start: str, end: str, site_url: st
                     symbol=symbol,
                     item_id=item_id,
                     release=rule.release.version,
-                    title=_plain(rule.item.title),
-                    action=_plain(rule.item.action or rule.item.summary),
+                    title=visible_text(text_html(rule.item.title)),
+                    action=visible_text(text_html(rule.item.action or rule.item.summary)),
                     url=f"{base}releases/{rule.release.version}.html#{item_id}",
                 )
             )
     return ScanResult(findings, len(files), skipped)
-
-
-def _plain(text: str) -> str:
-    return " ".join(text.replace("`", "").replace("**", "").split())
 
 
 # --- output ------------------------------------------------------------------------------------
