@@ -343,7 +343,33 @@
     apply();
   }
 
+  /* The light/dark toggle (Material's palette component is not mounted: see
+   * overrides/partials/palette.html). The switch itself is `__atlasPalette.apply`, defined by the
+   * inline script in the header; transitions are paused while colours change, as Material does. */
+  function setupPalette(root) {
+    var form = root.querySelector("form[data-atlas-palette]");
+    var palette = window.__atlasPalette;
+    if (!form || !palette || form.dataset.ready) return;
+    form.dataset.ready = "1";
+    var inputs = Array.prototype.slice.call(palette.inputs);
+    function choose(index) {
+      document.body.setAttribute("data-md-color-switching", "");
+      palette.apply(index, true);
+      setTimeout(function () { document.body.removeAttribute("data-md-color-switching"); });
+    }
+    inputs.forEach(function (input, index) {
+      input.addEventListener("change", function () { if (input.checked) choose(index); });
+    });
+    form.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter") return;
+      var next = inputs[(inputs.findIndex(function (input) { return input.checked; }) + 1) % inputs.length];
+      next.click();
+      next.focus();
+    });
+  }
+
   function setup() {
+    setupPalette(document);
     setupPersonalGuide(document);
     setupUpgradePicker(document);
     setupCopyLinks(document);

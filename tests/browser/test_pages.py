@@ -56,6 +56,24 @@ def open_page(context, url: str):
     return page, watch
 
 
+def test_first_visit_follows_the_system_scheme_and_a_choice_wins_after(browser, site_url) -> None:
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto(site_url + "releases/2.12.html", wait_until="load")
+    assert page.get_attribute("body", "data-md-color-scheme") == "slate"
+    assert page.get_attribute("meta[name=theme-color]", "content").startswith("#")
+    toggle = page.locator("form[data-atlas-palette] label:visible")
+    assert toggle.count() == 1 and toggle.get_attribute("title") == "Switch to light mode"
+    assert page.evaluate("__md_get('__palette')") is None  # nothing stored until the reader chooses
+    page.focus("#__palette_1")
+    page.keyboard.press("Enter")
+    assert page.get_attribute("body", "data-md-color-scheme") == "default"
+    assert page.evaluate("__md_get('__palette').color.scheme") == "default"
+    page.reload(wait_until="load")
+    assert page.get_attribute("body", "data-md-color-scheme") == "default"
+    context.close()
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_page_loads_locally_without_errors_and_passes_axe(context, site_url, name) -> None:
     for scheme in ("default", "slate"):
@@ -191,7 +209,7 @@ def test_upgrade_picker_opens_guides_and_refuses_downgrades(context, site_url) -
 
 def test_dark_mode_is_kept_across_pages(context, site_url) -> None:
     page, _ = open_page(context, site_url + "index.html")
-    page.click("form[data-md-component=palette] label:visible")
+    page.click("form[data-atlas-palette] label:visible")
     assert page.get_attribute("body", "data-md-color-scheme") == "slate"
     page.goto(site_url + "releases/2.9.html", wait_until="load")
     assert page.get_attribute("body", "data-md-color-scheme") == "slate"
