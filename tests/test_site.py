@@ -10,6 +10,7 @@ from urllib.parse import unquote, urlparse
 from conftest import ROOT, Build
 
 from macros.query.catalog import open_catalog
+from macros.query.install import install_variants, newest_patch
 
 
 def test_real_site_has_a_page_per_release_with_every_item_anchored(real_site: Build) -> None:
@@ -192,17 +193,21 @@ def test_install_commands_pin_the_releases_companions(real_site: Build) -> None:
                 assert bool(pinned) == bool(versions.get(name)), (release.version, name, command)
 
 
-def test_every_guide_ends_with_the_install_command_for_its_target(real_site: Build) -> None:
+def test_every_guide_ends_with_the_install_commands_of_its_target_newest_patch(real_site: Build) -> None:
     catalog = open_catalog(ROOT / "data")
     for start, end in [("2.8", "2.9"), ("2.9", "2.12"), ("2.12", "2.13")]:
         page = real_site.html(f"upgrade/{start}-to-{end}.html")
         headings = [h["id"] for h in page.select("article h2[id]")]
         assert headings[-2:] == ["install", "sources"], headings
-        command = page.find(id="install").find_next("code").get_text().strip()
-        release_page = real_site.html(f"releases/{end}.html")
-        first = release_page.select_one(".atlas-install td code").get_text()
-        assert command == first, (command, first)
-        assert catalog.release(end).version in command
+        table = page.find(id="install").find_next("div", class_="atlas-install").table
+        shown = [(row["data-variant"], row.select_one("td code").get_text()) for row in table.select("tbody tr")]
+        expected = install_variants(catalog.release(end), latest_patch=True)
+        assert shown == [(variant.variant, variant.command) for variant in expected]
+        assert all(f"torch=={newest_patch(catalog.release(end))} " in command for _, command in shown)
+    # 2.12 had a patch release, with a torchvision made for it; 2.12 had no torchaudio.
+    guide = real_site.html("upgrade/2.9-to-2.12.html")
+    default = guide.select_one('.atlas-install tr[data-variant="pypi"] code').get_text()
+    assert default == "pip install torch==2.12.1 torchvision==0.27.1"
 
 
 def test_build_prints_no_plugin_noise(fixture_site: Build) -> None:

@@ -28,7 +28,7 @@
         return;
       }
       message.textContent = "";
-      window.location.href = from + "-to-" + to + ".html";
+      window.location.href = from + "-to-" + to + ".html" + (form.dataset.query ? "?" + form.dataset.query : "");
     });
   }
 
@@ -242,6 +242,161 @@
     return found;
   }
 
+  /* With a setup chosen, each table of changes lists first the rows written for that setup
+     (their applies_to names it), then by how hard they hit: data-impact is the effect's rank in
+     the data's vocabulary. Without a setup, the page's own order comes back. */
+  function orderByImpact(root, rows, setup) {
+    var chosen = SETUP_FIELDS.some(function (name) { return setup[name]; });
+    var named = function (row) {
+      return SETUP_FIELDS.some(function (name) {
+        var attribute = name === "variant" ? "data-variants" : "data-" + name;
+        return setup[name] && row.hasAttribute(attribute);
+      }) ? 0 : 1;
+    };
+    Array.prototype.forEach.call(root.querySelectorAll(".md-content table.atlas-guide tbody"), function (body) {
+      var own = rows.filter(function (row) { return row.parentNode === body; });
+      own.sort(function (a, b) {
+        if (!chosen) return rows.indexOf(a) - rows.indexOf(b);
+        return (named(a) - named(b)) || (Number(a.dataset.impact) - Number(b.dataset.impact)) ||
+          (rows.indexOf(a) - rows.indexOf(b));
+      });
+      own.forEach(function (row) { body.appendChild(row); });
+    });
+  }
+
+  /* "Will my GPU work": the answer is read from the GPU table the page prints (query/gpu.py
+     decides each cell), for the chosen wheel, or for every wheel when none is chosen. */
+  function answerGpu(root, setup) {
+    var answer = root.querySelector(".atlas-gpu-answer");
+    if (!answer) return;
+    Array.prototype.forEach.call(root.querySelectorAll(".atlas-gpus tr.atlas-yours"), function (row) {
+      row.classList.remove("atlas-yours");
+    });
+    answer.hidden = !setup.gpu;
+    if (!setup.gpu) return;
+    var to = root.querySelector("form#your-setup").dataset.to;
+    var row = root.querySelector('.atlas-gpus tr[data-gpu="' + setup.gpu + '"]');
+    if (!row) {
+      answer.textContent = "Compute capability " + setup.gpu + " is not in the table below; compare it with the rows.";
+      return;
+    }
+    row.classList.add("atlas-yours");
+    var cells = Array.prototype.slice.call(row.querySelectorAll("td[data-variant]"));
+    var running = cells.filter(function (cell) { return cell.dataset.runs === "yes"; })
+      .map(function (cell) { return cell.dataset.variant; });
+    var gpu = row.querySelector("th").textContent.replace(/\s*\(.*\)\s*$/, "");
+    var mine = cells.filter(function (cell) { return cell.dataset.variant === setup.variant; })[0];
+    var others = running.length ? "; these do: " + running.join(", ") + "." : "; no CUDA wheel of " + to + " does.";
+    if (mine && mine.dataset.runs === "yes") {
+      answer.textContent = "Yes: the " + to + " " + setup.variant + " wheel runs your GPU (" + gpu + "), with " +
+        mine.textContent.replace(/^yes \((.*)\)$/, "$1") + ".";
+    } else if (mine) {
+      answer.textContent = "No: the " + to + " " + setup.variant + " wheel does not run your GPU (" + gpu + ")" + others;
+    } else if (/^cu\d+$/.test(setup.variant)) {
+      answer.textContent = to + " has no " + setup.variant + " wheel; for your GPU (" + gpu + ") " +
+        (running.length ? "these do: " + running.join(", ") + "." : "no CUDA wheel of " + to + " does.");
+    } else {
+      answer.textContent = running.length
+        ? "Your GPU (" + gpu + ") runs on these " + to + " CUDA wheels: " + running.join(", ") + "."
+        : "No CUDA wheel of " + to + " runs your GPU (" + gpu + ").";
+    }
+  }
+
+  /* Section 8 keeps only the command for the chosen wheel (macOS: the PyPI wheel, which has MPS),
+     and says when the target has no wheel for the chosen variant or Python. */
+  function chooseInstall(root, setup) {
+    var box = root.querySelector(".md-content .atlas-install[data-pythons]");
+    var answer = root.querySelector(".atlas-install-answer");
+    if (!box || !answer) return;
+    var to = root.querySelector("form#your-setup").dataset.to;
+    var want = setup.variant === "mps" || (!setup.variant && setup.os === "macos") ? "pypi" : setup.variant;
+    var rows = Array.prototype.slice.call(box.querySelectorAll("tr[data-variant]"));
+    var match = rows.filter(function (row) { return row.dataset.variant === want; });
+    rows.forEach(function (row) { row.hidden = match.length > 0 && match.indexOf(row) < 0; });
+    var notes = [];
+    if (want && !match.length && want !== "source") notes.push(to + " has no " + want + " wheel: every command is shown.");
+    if (setup.python && box.dataset.pythons.split(" ").indexOf(setup.python) < 0) {
+      notes.push(to + " has no wheels for Python " + setup.python + " (it has " + box.dataset.pythons.split(" ").join(", ") + ").");
+    }
+    answer.textContent = notes.join(" ");
+    answer.hidden = !notes.length;
+  }
+
+  /* The Done boxes of a guide, kept in this browser per guide (the page's path), with a reset. */
+  function setupTicks(root) {
+    var boxes = Array.prototype.slice.call(root.querySelectorAll(".md-content table.atlas-guide input[type=checkbox]"));
+    var heading = root.querySelector("#checklist");
+    if (!boxes.length || !heading || root.querySelector(".atlas-ticks-reset")) return;
+    var key = "atlas-ticks:" + window.location.pathname;
+    var read = function () {
+      try { return JSON.parse(window.localStorage.getItem(key) || "[]"); } catch (error) { return []; }
+    };
+    var write = function (ids) {
+      try {
+        if (ids.length) window.localStorage.setItem(key, JSON.stringify(ids));
+        else window.localStorage.removeItem(key);
+      } catch (error) { /* storage off: ticks last as long as the page */ }
+    };
+    var saved = read();
+    boxes.forEach(function (box) {
+      box.checked = saved.indexOf(box.id) >= 0;
+      box.addEventListener("change", function () {
+        write(boxes.filter(function (b) { return b.checked; }).map(function (b) { return b.id; }));
+      });
+    });
+    var reset = document.createElement("button");
+    reset.type = "button";
+    reset.className = "atlas-ticks-reset md-button";
+    reset.textContent = "Reset ticks";
+    reset.addEventListener("click", function () {
+      boxes.forEach(function (box) { box.checked = false; });
+      write([]);
+    });
+    var paragraph = heading.nextElementSibling;
+    (paragraph || heading).insertAdjacentElement("afterend", reset);
+  }
+
+  /* The guide index: the setup entered once travels with the chosen guide, and with every link to
+     a guide on the page, as the guides' query parameters. */
+  function setupIndexSetup(root) {
+    var picker = root.querySelector("form#upgrade-picker");
+    var fields = picker && picker.querySelector("#your-setup");
+    if (!fields || fields.dataset.ready) return;
+    fields.dataset.ready = "1";
+    var query = function () {
+      var params = new URLSearchParams();
+      SETUP_FIELDS.forEach(function (name) {
+        var value = picker.elements[name].value.trim();
+        if (value) params.set(name, value);
+      });
+      return params.toString();
+    };
+    var links = Array.prototype.slice.call(root.querySelectorAll('.md-content a[href*="-to-"]'));
+    links.forEach(function (link) { link.dataset.base = link.getAttribute("href").split("?")[0]; });
+    var update = function () {
+      var q = query();
+      links.forEach(function (link) { link.setAttribute("href", link.dataset.base + (q ? "?" + q : "")); });
+      picker.dataset.query = q;
+    };
+    picker.addEventListener("change", function (event) { if (event.target.name !== "collect_env") update(); });
+    picker.addEventListener("submit", update, true);  // before the picker reads the query
+    picker.querySelector("[data-action=read-env]").addEventListener("click", function () {
+      var found = parseCollectEnv(picker.elements.collect_env.value);
+      SETUP_FIELDS.forEach(function (name) {
+        var field = picker.elements[name];
+        if (found[name] && (field.tagName !== "SELECT" ||
+            Array.prototype.some.call(field.options, function (o) { return o.value === found[name]; }))) {
+          field.value = found[name];
+        }
+      });
+      if (found.torch && Array.prototype.some.call(picker.elements.from.options, function (o) { return o.value === found.torch; })) {
+        picker.elements.from.value = found.torch;
+      }
+      update();
+    });
+    update();
+  }
+
   function setupPersonalGuide(root) {
     var form = root.querySelector("form#your-setup");
     if (!form) return;
@@ -266,6 +421,9 @@
         row.classList.toggle("atlas-not-yours", !mine);
         if (!mine) folded += 1;
       });
+      orderByImpact(root, rows, setup);
+      answerGpu(root, setup);
+      chooseInstall(root, setup);
       Array.prototype.forEach.call(root.querySelectorAll(".md-content table.atlas-guide"), function (table) {
         var hidden = table.querySelectorAll("tr.atlas-not-yours").length;
         var next = table.nextElementSibling;  // several tables share a parent: the toggle sits right after its own
@@ -371,6 +529,8 @@
   function setup() {
     setupPalette(document);
     setupPersonalGuide(document);
+    setupTicks(document);
+    setupIndexSetup(document);
     setupUpgradePicker(document);
     setupCopyLinks(document);
     setupInstallCopy(document);

@@ -119,6 +119,20 @@ def sources_exist(data: Dataset) -> Iterator[Problem]:
                 yield _problem(loaded, path, message)
 
 
+#: Sources the site cites by itself, for facts that are NVIDIA's rather than the data's (which
+#: compute capability a GPU has; which machine code runs on it): query/gpu.py.
+SITE_CITED_SOURCES: tuple[str, ...] = ("nvidia-cuda-gpus", "nvidia-cuda-compatibility")
+
+
+def site_cited_sources_exist(data: Dataset) -> Iterator[Problem]:
+    """The sources the pages cite without the data naming them are in data/sources.yaml."""
+    known = {source.id for source in data.sources.record.sources}
+    for source_id in SITE_CITED_SOURCES:
+        if source_id not in known:
+            message = f"the GPU tables cite {source_id!r}, which data/sources.yaml lacks: add it back"
+            yield _problem(data.sources, ("sources",), message)
+
+
 def cited_sources(value: object, path: FieldPath) -> Iterator[tuple[FieldPath, str]]:
     if isinstance(value, dict):
         for key, child in value.items():
@@ -276,6 +290,7 @@ RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     ids_are_unique,
     dates_follow_versions,
     sources_exist,
+    site_cited_sources_exist,
     references_resolve,
     disputes_favour_better_sources,
     platform_is_consistent,

@@ -84,6 +84,8 @@ PatchVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+\.[0-9]
 #: A dotted component version such as "9.10.2.21" or "0.24.1".
 DottedVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]+(\.[0-9]+)*$")]
 PythonVersion = Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+t?$")]
+#: A GPU compute capability, "7.0" for sm_70.
+ComputeCapability = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,2}\.[0-9]$")]
 
 
 def _text(value: str) -> str:
@@ -213,7 +215,25 @@ class CudaBuild(Record):
     version: DottedVersion
     cudnn: DottedVersion | None = None
     nccl: DottedVersion | None = None
-    architectures: Text | None = Field(default=None, description="GPU architectures in this build.")
+    compute_capabilities: Annotated[list[ComputeCapability], Field(min_length=1)] = Field(
+        description="GPU compute capabilities the Linux x86_64 wheel carries machine code for (its "
+        "TORCH_CUDA_ARCH_LIST), lowest first: 8.0 is sm_80."
+    )
+    ptx: list[ComputeCapability] | None = Field(
+        default=None,
+        description="Those of compute_capabilities also shipped as PTX, which the driver compiles for newer "
+        "GPUs; [] for none; absent when the sources do not say.",
+    )
+
+    @model_validator(mode="after")
+    def _ordered(self) -> CudaBuild:
+        keys = [version_key(cc) for cc in self.compute_capabilities]
+        if keys != sorted(set(keys)):
+            raise ValueError("compute_capabilities: list each once, lowest first")
+        extra = [cc for cc in self.ptx or [] if cc not in self.compute_capabilities]
+        if extra:
+            raise ValueError(f"ptx: {', '.join(extra)} not among compute_capabilities")
+        return self
 
 
 class CudaSupport(Cited):
@@ -363,7 +383,6 @@ class SymbolUse(Record):
 #: mps (macOS), source (building PyTorch yourself).
 Variant = Annotated[str, StringConstraints(pattern=r"^(cpu|cuda|cu[0-9]{3}|rocm|rocm[0-9]+\.[0-9]+|xpu|mps|source)$")]
 #: A GPU compute capability, "7.0" for sm_70.
-ComputeCapability = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,2}\.[0-9]$")]
 
 
 class AppliesTo(Record):
@@ -375,6 +394,24 @@ class AppliesTo(Record):
     os: list[Literal["linux", "windows", "macos"]] = []
     python: list[PythonVersion] = []
     gpu: list[ComputeCapability] = Field(default=[], description="GPU compute capabilities, 7.0 for sm_70.")
+
+
+def _warning_message(value: str) -> str:
+    # The message goes verbatim into `python -W action:message:category` and, escaped, into pytest's
+    # `filterwarnings`; both split on ":", and a warning filter matches from the message's start.
+    if ":" in value or "\n" in value or value != value.strip():
+        raise ValueError("the start of the message, on one line, up to (not including) any colon")
+    return value
+
+
+class EmittedWarning(Record):
+    """What a deprecated call emits: enough to turn it into an error in a test suite."""
+
+    category: Literal["DeprecationWarning", "FutureWarning", "UserWarning"]
+    message: Annotated[str, StringConstraints(min_length=8, max_length=200), AfterValidator(_warning_message)] = Field(
+        description="How the message starts, exactly as emitted (a warning filter matches its start)."
+    )
+    once: bool = Field(default=False, description="Emitted only once per process (TORCH_WARN_ONCE).")
 
 
 class Item(Record):
@@ -413,6 +450,9 @@ class Item(Record):
         default=[],
         description="Python names this change concerns, for `python -m macros scan`: a dotted name (any use, "
         "and anything under it), or {name, keyword, value} for a call with that keyword argument.",
+    )
+    warnings: list[EmittedWarning] = Field(
+        default=[], description="The warnings the deprecated calls emit at run time, where a source gives them."
     )
     sources: SourceIds
 

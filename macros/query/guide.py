@@ -92,6 +92,19 @@ def completion(catalog: Catalog, item: Item, end: Release) -> Entry | None:
     return None
 
 
+def live_deprecations(catalog: Catalog, guide: UpgradeGuide) -> list[Entry]:
+    """Deprecations made by B and not completed by A: calling them warns on A or on a release of
+    the range, and their end (a removal or a break) is ahead. Oldest first."""
+    return [
+        Entry(release, item)
+        for release in catalog.releases
+        if release.key <= guide.end.key
+        for item in release.items
+        if item.kind == "deprecation"
+        and ((done := completion(catalog, item, guide.end)) is None or done.release.key > guide.start.key)
+    ]
+
+
 def upgrade_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
     """The guide from `start` to `end`, computed once per catalog (its page and its JSON share it)."""
     return catalog.memo(("upgrade_guide", start, end), lambda: _compute_guide(catalog, start, end))

@@ -20,6 +20,7 @@ class InstallVariant:
     label: str
     command: str
     note: str = ""
+    variant: str = ""  # the wheel variant as the personal guide names it (rocm7.1); "pypi" for the default
 
 
 def cuda_tag(version: str) -> str:
@@ -28,11 +29,19 @@ def cuda_tag(version: str) -> str:
     return f"cu{major}{minor}"
 
 
-def install_variants(release: Release) -> list[InstallVariant]:
+def newest_patch(release: Release) -> str:
+    """The newest patch release the data records: '2.12.1', or '2.13.0' before any patch."""
+    return release.patches[-1].version if release.patches else f"{release.version}.0"
+
+
+def install_variants(release: Release, *, latest_patch: bool = False) -> list[InstallVariant]:
+    """One command per wheel variant: X.Y.0 (a release page), or with `latest_patch` the newest
+    patch, with the companion versions made for it (an upgrade guide)."""
+    patch = newest_patch(release) if latest_patch else f"{release.version}.0"
     packages = " ".join(
-        [f"torch=={release.version}.0"]
+        [f"torch=={patch}"]
         + [
-            f"{companion.name}=={three_part(companion.version)}"
+            f"{companion.name}=={three_part(companion.with_patches.get(patch, companion.version))}"
             for name in ("torchvision", "torchaudio")
             for companion in release.companions
             if companion.name == name and companion.version
@@ -47,13 +56,14 @@ def install_variants(release: Release) -> list[InstallVariant]:
                 "Default (PyPI)",
                 f"pip install {packages}",
                 f"Linux x86_64 wheel built with CUDA {cuda.default_wheel}",
+                "pypi",
             )
         )
-    variants.append(InstallVariant("cpu", "CPU only", f"pip install {packages} --index-url {INDEX}/cpu"))
+    variants.append(InstallVariant("cpu", "CPU only", f"pip install {packages} --index-url {INDEX}/cpu", "", "cpu"))
     for build in cuda.stable:
         tag = cuda_tag(build.version)
         variants.append(
-            InstallVariant(tag, f"CUDA {build.version}", f"pip install {packages} --index-url {INDEX}/{tag}")
+            InstallVariant(tag, f"CUDA {build.version}", f"pip install {packages} --index-url {INDEX}/{tag}", "", tag)
         )
     for build in cuda.experimental:
         tag = cuda_tag(build.version)
@@ -62,13 +72,18 @@ def install_variants(release: Release) -> list[InstallVariant]:
                 tag,
                 f"CUDA {build.version} (experimental)",
                 f"pip install {packages} --index-url {INDEX}/{tag}",
+                "",
+                tag,
             )
         )
     for version in release.platform.rocm.stable:
         tag = f"rocm{version}"
         variants.append(
-            InstallVariant(tag.replace(".", ""), f"ROCm {version}", f"pip install {packages} --index-url {INDEX}/{tag}")
+            InstallVariant(
+                tag.replace(".", ""), f"ROCm {version}", f"pip install {packages} --index-url {INDEX}/{tag}", "", tag
+            )
         )
     if release.platform.xpu.wheels:
-        variants.append(InstallVariant("xpu", "Intel XPU", f"pip install {packages} --index-url {INDEX}/xpu"))
+        command = f"pip install {packages} --index-url {INDEX}/xpu"
+        variants.append(InstallVariant("xpu", "Intel XPU", command, "", "xpu"))
     return variants

@@ -63,6 +63,15 @@ def builds_text(builds: Sequence[CudaBuild]) -> str:
     return "<br>".join(parts) or "none"
 
 
+def gpu_code_text(builds: Sequence[CudaBuild]) -> str:
+    """'12.6: 5.0 6.0 … 9.0<br>13.0: 7.5 … 12.0, PTX 12.0': the compute capabilities per build."""
+    parts = []
+    for build in builds:
+        ptx = f", PTX {' '.join(build.ptx)}" if build.ptx else ""
+        parts.append(f"{build.version}: {' '.join(build.compute_capabilities)}{ptx}")
+    return "<br>".join(parts) or "none"
+
+
 def _xpu_text(platform: Platform) -> str:
     xpu = platform.xpu
     if not xpu.wheels:
@@ -98,6 +107,13 @@ PLATFORM_FACTS: tuple[PlatformFact, ...] = (
         "platform.cuda.experimental",
         lambda p: p.cuda,
         lambda p: builds_text(p.cuda.experimental),
+    ),
+    PlatformFact(
+        "gpu-code",
+        "GPU code per CUDA build (compute capability)",
+        "platform.cuda",
+        lambda p: p.cuda,
+        lambda p: gpu_code_text(p.cuda.stable + p.cuda.experimental),
     ),
     PlatformFact(
         "default-wheel",

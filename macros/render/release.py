@@ -9,6 +9,7 @@ from macros.dataset.model import Item, Release, Source
 from macros.dataset.text import plain_text, text_html
 from macros.dataset.vocabulary import KINDS, TIERS
 from macros.query.catalog import Catalog, Citations
+from macros.query.gpu import GPU_SOURCES, gpu_support
 from macros.query.install import install_variants
 from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS, drop_text
 from macros.render.markdown import Rendered, render
@@ -149,6 +150,8 @@ def render_release_page(catalog: Catalog, version: str) -> Rendered:
         sections=sections,
         platform=platform_rows(release, citations),
         installs=install_variants(release),
+        gpu=gpu_support(release),
+        gpu_sources=[*GPU_SOURCES, *release.platform.cuda.sources],
         catalog=catalog,
         **item_helpers(catalog, citations, finished_html=False, prefix=""),
         claimants=lambda dispute: ", ".join(

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 
 from macros.dataset.model import Release
 from macros.query.catalog import Catalog, Citations
-from macros.query.guide import all_pairs, upgrade_guide
-from macros.query.install import cuda_tag, install_variants
+from macros.query.deprecation_filters import deprecation_filters
+from macros.query.gpu import GPU_SOURCES, gpu_support
+from macros.query.guide import all_pairs, live_deprecations, upgrade_guide
+from macros.query.install import cuda_tag, install_variants, newest_patch
 from macros.render.markdown import Rendered, render, render_markdown
 from macros.render.release import item_helpers
 
@@ -28,7 +30,12 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         became_removals=became_removals,
         disputes=disputes,
         citations=citations,
-        installs=install_variants(guide.end),
+        installs=install_variants(guide.end, latest_patch=True),
+        gpu=gpu_support(guide.end),
+        gpu_sources=[*GPU_SOURCES, *guide.end.platform.cuda.sources],
+        filters=deprecation_filters(live_deprecations(catalog, guide)),
+        b_pythons=python_versions(guide.end),
+        b_patch=newest_patch(guide.end),
         setup=setup_choices(guide.start, guide.end),
         **item_helpers(catalog, citations, finished_html=True, prefix="../releases/"),
     )
@@ -40,11 +47,12 @@ class SetupChoices:
     pythons: list[str]
 
 
-def setup_choices(start: Release, end: Release) -> SetupChoices:
-    """What the "Your setup" controls offer: the wheels and Pythons of both ends of the range."""
+def setup_choices(*releases: Release) -> SetupChoices:
+    """What the "Your setup" controls offer: the wheels and Pythons of these releases (a guide's
+    two ends; every release on the guide index)."""
     variants: dict[str, str] = {"cpu": "CPU"}
     pythons: set[str] = set()
-    for release in (start, end):
+    for release in releases:
         platform = release.platform
         for build in platform.cuda.stable + platform.cuda.experimental:
             variants[cuda_tag(build.version)] = f"CUDA {build.version} ({cuda_tag(build.version)})"
@@ -52,11 +60,17 @@ def setup_choices(start: Release, end: Release) -> SetupChoices:
             variants[f"rocm{version}"] = f"ROCm {version}"
         if platform.xpu.wheels:
             variants["xpu"] = "Intel XPU"
-        low, high = (int(v.split(".")[1]) for v in (platform.python.min, platform.python.max))
-        pythons |= {f"3.{minor}" for minor in range(low, high + 1)} | set(platform.python.free_threaded)
+        pythons |= set(python_versions(release))
     variants |= {"mps": "macOS (MPS)", "source": "built from source"}
     ordered = sorted(pythons, key=lambda p: (int(p.rstrip("t").split(".")[1]), p.endswith("t")))
     return SetupChoices(sorted(variants.items(), key=lambda kv: _variant_order(kv[0])), ordered)
+
+
+def python_versions(release: Release) -> list[str]:
+    """Every Python a release has wheels for: 3.10 … 3.14, then the free-threaded builds."""
+    python = release.platform.python
+    low, high = (int(v.split(".")[1]) for v in (python.min, python.max))
+    return [f"3.{minor}" for minor in range(low, high + 1)] + list(python.free_threaded)
 
 
 def _variant_order(value: str) -> tuple[int, str]:
@@ -73,4 +87,5 @@ def render_upgrade_index(catalog: Catalog) -> str:
         versions=versions,
         pairs=set(all_pairs(catalog)),
         latest=versions[-1],
+        setup=setup_choices(*catalog.releases),
     )

@@ -598,13 +598,16 @@ def cuda_series(step: int) -> str:
     return f"{13 + step // 5}.{(step % 5) * 2}"
 
 
-def cuda_build(step: int, architectures: str) -> Doc:
-    return {
+def cuda_build(step: int, capabilities: list[str], ptx: list[str] | None = None) -> Doc:
+    build: Doc = {
         "version": cuda_series(step),
         "cudnn": f"9.{20 + step}.0.{30 + 3 * step}",
         "nccl": f"2.{29 + step}.{3 + step % 5}",
-        "architectures": architectures,
+        "compute_capabilities": capabilities,
     }
+    if ptx is not None:
+        build["ptx"] = ptx
+    return build
 
 
 def rocm_version(index: int, releases_back: int = 0) -> str:
@@ -684,6 +687,20 @@ SHARED_SOURCES = (
         "https://docs.pytorch.org/audio/stable/index.html",
         "PyTorch (torchaudio)",
         "official-notes",
+    ),
+    (
+        "nvidia-cuda-compatibility",
+        "CUDA C++ Programming Guide, Binary Compatibility and PTX Compatibility",
+        "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility",
+        "NVIDIA",
+        "upstream",
+    ),
+    (
+        "nvidia-cuda-gpus",
+        "CUDA GPU Compute Capability",
+        "https://developer.nvidia.com/cuda-gpus",
+        "NVIDIA",
+        "upstream",
     ),
     (
         "torchao-compat-table",
@@ -1193,7 +1210,7 @@ def platform_changes(plan: Plan) -> list[Doc]:
 def routine_platform_news(plan: Plan) -> list[Doc]:
     step = plan.index // 3
     default = cuda_series(step + 2)
-    default_build = cuda_build(step + 2, "")
+    default_build = cuda_build(step + 2, ["8.0"])
     return [
         platform_change(
             "cuda",
@@ -1304,9 +1321,15 @@ def platform_block(rng: random.Random, plan: Plan, drops: list[Doc]) -> Doc:
     index, step = plan.index, plan.index // 3
     python_min, python_max = python_range(index)
     new_python = index == 0 or python_range(index - 1)[1] != python_max
-    oldest = "Maxwell (sm50) to Hopper (sm90)"
-    name, sm = GPU_GENERATIONS[plan.gpu_first + plan.drops_gpu]
-    newest = f"{name} ({sm}) to Blackwell (sm100, sm120 + PTX)"
+    oldest = ["5.0", "6.0", "7.0", "7.5", "8.0", "8.6", "9.0"]
+    _, sm = GPU_GENERATIONS[plan.gpu_first + plan.drops_gpu]
+    first = f"{sm[2]}.{sm[3]}"
+    newest = [
+        cc
+        for cc in [*oldest, "8.9", "10.0", "12.0"]
+        if tuple(map(int, cc.split("."))) >= tuple(map(int, first.split(".")))
+    ]
+    newest = sorted(set(newest), key=lambda cc: tuple(map(int, cc.split("."))))
     block: Doc = {
         "python": {
             "min": f"3.{python_min}",
@@ -1316,8 +1339,9 @@ def platform_block(rng: random.Random, plan: Plan, drops: list[Doc]) -> Doc:
             "sources": ["release-matrix", plan.notes],
         },
         "cuda": {
-            "stable": [cuda_build(step, oldest), cuda_build(step + 2, newest)],
-            "experimental": [cuda_build(step + 3, newest)],
+            # Fresh lists each: YAML would write a shared list as an anchor and alias.
+            "stable": [cuda_build(step, list(oldest), []), cuda_build(step + 2, list(newest), ["12.0"])],
+            "experimental": [cuda_build(step + 3, list(newest), ["12.0"])],
             "default_wheel": cuda_series(step + 2),
             "sources": ["release-matrix", plan.notes, "previous-versions"],
         },
