@@ -525,3 +525,85 @@ def test_personal_guide_reads_collect_env_and_offers_the_right_guide(context, si
     assert link.get_attribute("href").startswith("2.10-to-2.12.html?")
     assert "You run PyTorch 2.10" in page.locator(".atlas-setup-status").inner_text()
     assert watch.errors == []
+
+
+def test_personal_guide_answers_will_my_gpu_run_from_the_printed_table(context, site_url) -> None:
+    # pytorch/pytorch#182250: a V100 on 2.11 with the cu128 wheel.
+    page, watch = open_page(context, site_url + "upgrade/2.10-to-2.11.html?variant=cu128&gpu=sm_70")
+    answer = page.locator(".atlas-gpu-answer")
+    assert answer.is_visible()
+    assert answer.inner_text() == "No: the 2.11 cu128 wheel does not run your GPU (Volta 7.0); these do: cu126."
+    assert page.locator(".atlas-gpus tr.atlas-yours").get_attribute("data-gpu") == "7.0"
+    page.select_option("[name=variant]", "cu126")
+    assert answer.inner_text() == "Yes: the 2.11 cu126 wheel runs your GPU (Volta 7.0), with sm_70 code."
+    page.fill("[name=gpu]", "8.9")
+    page.locator("[name=gpu]").dispatch_event("change")
+    assert answer.inner_text().startswith("Yes: the 2.11 cu126 wheel runs your GPU (Ada Lovelace 8.9), with sm_86 code")
+    assert "gpu=8.9" in page.url
+    assert watch.errors == []
+
+
+def test_personal_guide_keeps_only_the_chosen_install_command(browser, site_url) -> None:
+    context = browser.new_context(viewport=WIDE, permissions=["clipboard-read", "clipboard-write"])
+    page, watch = open_page(context, site_url + "upgrade/2.9-to-2.12.html?variant=cu130")
+    visible = page.locator(".atlas-install tr[data-variant]:visible")
+    assert visible.count() == 1 and visible.get_attribute("data-variant") == "cu130"
+    command = visible.locator("code").inner_text()
+    assert command.startswith("pip install torch==2.12.1 torchvision==0.27.1 ") and command.endswith("/cu130")
+    visible.locator("button.atlas-copy").click()
+    assert page.evaluate("navigator.clipboard.readText()") == command
+    page.select_option("[name=variant]", "cu128")  # 2.12 dropped cu128: say so, show every command
+    answer = page.locator(".atlas-install-answer")
+    assert answer.inner_text() == "2.12 has no cu128 wheel: every command is shown."
+    shown = page.locator(".atlas-install tr[data-variant]:visible").count()
+    assert shown == page.locator(".atlas-install tr").count() - 1
+    assert watch.errors == []
+    context.close()
+
+
+def test_personal_guide_lists_what_names_your_setup_first_then_by_impact(context, site_url) -> None:
+    page, watch = open_page(context, site_url + "upgrade/2.8-to-2.12.html")
+    plain = page.eval_on_selector_all("table.atlas-guide tbody tr", "rows => rows.map(r => r.querySelector('a').id)")
+    page.select_option("[name=variant]", "rocm7.2")
+    # Per table, the shown rows as [0 if written for the chosen wheel else 1, effect rank].
+    keys = (
+        "b => [...b.rows].filter(r => !r.hidden).map(r => [r.hasAttribute('data-variants') ? 0 : 1, +r.dataset.impact])"
+    )
+    tables = [body.evaluate(keys) for body in page.locator("table.atlas-guide tbody").all()]
+    assert all(rows == sorted(rows) for rows in tables), tables
+    assert any(row[0] == 0 for rows in tables for row in rows) and any(row[0] == 1 for rows in tables for row in rows)
+    page.select_option("[name=variant]", "")
+    again = page.eval_on_selector_all("table.atlas-guide tbody tr", "rows => rows.map(r => r.querySelector('a').id)")
+    assert again == plain  # no setup: the page's own order is back
+    assert watch.errors == []
+
+
+def test_ticked_actions_are_kept_per_guide_until_reset(context, site_url) -> None:
+    page, watch = open_page(context, site_url + "upgrade/2.9-to-2.12.html")
+    box = page.locator("table.atlas-guide input[type=checkbox]").first
+    box_id = box.get_attribute("id")
+    box.check()
+    page.reload(wait_until="load")
+    assert page.locator(f"[id='{box_id}']").is_checked()
+    other, _ = open_page(context, site_url + "upgrade/2.8-to-2.12.html")  # another guide keeps its own
+    assert not other.locator(f"[id='{box_id}']").is_checked()
+    page.click("button.atlas-ticks-reset")
+    page.reload(wait_until="load")
+    assert not page.locator(f"[id='{box_id}']").is_checked()
+    assert watch.errors == []
+
+
+def test_guide_index_takes_the_setup_once_and_opens_the_guide_narrowed(context, site_url) -> None:
+    page, watch = open_page(context, site_url + "upgrade/index.html")
+    page.locator("#upgrade-picker .atlas-setup-paste summary").click()
+    page.fill("#upgrade-picker [name=collect_env]", COLLECT_ENV)
+    page.click("#upgrade-picker [data-action=read-env]")
+    assert page.eval_on_selector("#upgrade-picker [name=from]", "e => e.value") == "2.10"
+    matrix_link = page.locator("a[href^='2.10-to-2.12.html']").first
+    assert matrix_link.get_attribute("href") == "2.10-to-2.12.html?variant=cu126&os=linux&python=3.12&gpu=8.0"
+    page.select_option("#upgrade-picker [name=to]", "2.12")
+    page.click("#upgrade-picker button[type=submit]")
+    page.wait_for_url("**/upgrade/2.10-to-2.12.html?*")
+    assert page.eval_on_selector("#your-setup [name=variant]", "e => e.value") == "cu126"
+    assert "folded away" in page.locator(".atlas-setup-status").inner_text()
+    assert watch.errors == []
