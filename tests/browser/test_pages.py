@@ -196,13 +196,13 @@ def test_upgrade_picker_opens_guides_and_refuses_downgrades(context, site_url) -
     page, _ = open_page(context, site_url + "upgrade/index.html")
     page.select_option("#upgrade-picker select[name=from]", "2.12")
     page.select_option("#upgrade-picker select[name=to]", "2.8")
-    page.click("#upgrade-picker button")
+    page.click("#upgrade-picker button[type=submit]")
     assert "Downgrades are not covered" in page.text_content(".atlas-picker-message")
     page.select_option("#upgrade-picker select[name=to]", "2.12")
-    page.click("#upgrade-picker button")
+    page.click("#upgrade-picker button[type=submit]")
     assert "already on 2.12" in page.text_content(".atlas-picker-message")
     page.select_option("#upgrade-picker select[name=from]", "2.8")
-    page.click("#upgrade-picker button")
+    page.click("#upgrade-picker button[type=submit]")
     page.wait_for_url("**/upgrade/2.8-to-2.12.html")
     assert "Upgrade from PyTorch 2.8 to 2.12" in page.text_content("h1")
 
@@ -241,7 +241,7 @@ def test_offline_build_works_from_disk(context, offline_site) -> None:
     page, watch = open_page(context, base + "upgrade/index.html")
     page.select_option("#upgrade-picker select[name=from]", "2.9")
     page.select_option("#upgrade-picker select[name=to]", "2.11")
-    page.click("#upgrade-picker button")
+    page.click("#upgrade-picker button[type=submit]")
     page.wait_for_url("file://**/upgrade/2.9-to-2.11.html")
     assert watch.external == [] and watch.errors == []
 
@@ -273,7 +273,7 @@ def test_upgrade_picker_works_by_keyboard(context, site_url) -> None:
     page.keyboard.press("End")
     end = page.input_value("#upgrade-picker select[name=to]")
     assert start != end
-    tab_to(page, "#upgrade-picker button", limit=3)
+    tab_to(page, "#upgrade-picker button[type=submit]", limit=8)  # past the optional setup
     page.keyboard.press("Enter")
     page.wait_for_url(f"**/upgrade/{start}-to-{end}.html")
 
@@ -606,4 +606,132 @@ def test_guide_index_takes_the_setup_once_and_opens_the_guide_narrowed(context, 
     page.wait_for_url("**/upgrade/2.10-to-2.12.html?*")
     assert page.eval_on_selector("#your-setup [name=variant]", "e => e.value") == "cu126"
     assert "folded away" in page.locator(".atlas-setup-status").inner_text()
+    assert watch.errors == []
+
+
+# Real-format outputs of `python -m torch.utils.collect_env` (the fields the parser reads, in the
+# order and wording the tool prints them), one per kind of machine people paste from.
+COLLECT_ENV_ROCM = """PyTorch version: 2.9.1+rocm6.4
+Is debug build: False
+CUDA used to build PyTorch: N/A
+ROCM used to build PyTorch: 6.4.43482-0f2d60242
+
+OS: Ubuntu 24.04.2 LTS (x86_64)
+GCC version: (Ubuntu 13.3.0-6ubuntu2~24.04) 13.3.0
+Clang version: 19.0.0git (https://github.com/RadeonOpenCompute/llvm-project roc-6.4.0 25133 c7fe45cf4b81)
+CMake version: version 3.28.3
+Libc version: glibc-2.39
+
+Python version: 3.12.3 (main, Feb  4 2025, 14:48:35) [GCC 13.3.0] (64-bit runtime)
+Python platform: Linux-6.8.0-60-generic-x86_64-with-glibc2.39
+Is CUDA available: True
+CUDA runtime version: Could not collect
+CUDA_MODULE_LOADING set to: LAZY
+GPU models and configuration: AMD Instinct MI300X (gfx942:sramecc+:xnack-)
+Nvidia driver version: Could not collect
+cuDNN version: Could not collect
+HIP runtime version: 6.4.43482
+MIOpen runtime version: 3.4.0
+Is XNNPACK available: True
+"""
+
+COLLECT_ENV_CPU = """PyTorch version: 2.10.0+cpu
+Is debug build: False
+CUDA used to build PyTorch: None
+ROCM used to build PyTorch: N/A
+
+OS: Debian GNU/Linux 12 (bookworm) (x86_64)
+GCC version: (Debian 12.2.0-14) 12.2.0
+Clang version: Could not collect
+CMake version: Could not collect
+Libc version: glibc-2.36
+
+Python version: 3.11.2 (main, Mar 13 2023, 12:18:29) [GCC 12.2.0] (64-bit runtime)
+Python platform: Linux-6.1.0-28-amd64-x86_64-with-glibc2.36
+Is CUDA available: False
+CUDA runtime version: No CUDA
+CUDA_MODULE_LOADING set to: N/A
+GPU models and configuration: No CUDA
+Nvidia driver version: No CUDA
+cuDNN version: No CUDA
+HIP runtime version: N/A
+MIOpen runtime version: N/A
+Is XNNPACK available: True
+"""
+
+COLLECT_ENV_MACOS = """PyTorch version: 2.10.0
+Is debug build: False
+CUDA used to build PyTorch: None
+ROCM used to build PyTorch: N/A
+
+OS: macOS 15.5 (arm64)
+GCC version: Could not collect
+Clang version: 17.0.0 (clang-1700.0.13.5)
+CMake version: Could not collect
+Libc version: N/A
+
+Python version: 3.12.10 (main, Apr  8 2025, 11:35:47) [Clang 16.0.0 (clang-1600.0.26.6)] (64-bit runtime)
+Python platform: macOS-15.5-arm64-arm-64bit
+Is CUDA available: False
+CUDA runtime version: No CUDA
+CUDA_MODULE_LOADING set to: N/A
+GPU models and configuration: No CUDA
+Nvidia driver version: No CUDA
+cuDNN version: No CUDA
+HIP runtime version: N/A
+MIOpen runtime version: N/A
+Is XNNPACK available: True
+"""
+
+COLLECT_ENV_WINDOWS = """PyTorch version: 2.9.0+cu128
+Is debug build: False
+CUDA used to build PyTorch: 12.8
+ROCM used to build PyTorch: N/A
+
+OS: Microsoft Windows 11 Pro (10.0.26100 64-bit)
+GCC version: Could not collect
+Clang version: Could not collect
+CMake version: Could not collect
+Libc version: N/A
+
+Python version: 3.13.5 (tags/v3.13.5:6cb20a2, Jun 11 2025, 16:15:46) [MSC v.1943 64 bit (AMD64)] (64-bit runtime)
+Python platform: Windows-11-10.0.26100-SP0
+Is CUDA available: True
+CUDA runtime version: 12.8.93
+CUDA_MODULE_LOADING set to: LAZY
+GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090
+Nvidia driver version: 576.52
+cuDNN version: Could not collect
+HIP runtime version: N/A
+MIOpen runtime version: N/A
+Is XNNPACK available: True
+"""
+
+
+@pytest.mark.parametrize(
+    ("output", "expected", "from_version"),
+    [
+        (COLLECT_ENV, {"variant": "cu126", "os": "linux", "python": "3.12", "gpu": "8.0"}, "2.10"),
+        (COLLECT_ENV_ROCM, {"variant": "rocm6.4", "os": "linux", "python": "3.12", "gpu": ""}, "2.9"),
+        (COLLECT_ENV_CPU, {"variant": "cpu", "os": "linux", "python": "3.11", "gpu": ""}, "2.10"),
+        (COLLECT_ENV_MACOS, {"variant": "mps", "os": "macos", "python": "3.12", "gpu": ""}, "2.10"),
+        (COLLECT_ENV_WINDOWS, {"variant": "cu128", "os": "windows", "python": "3.13", "gpu": "8.9"}, "2.9"),
+    ],
+    ids=["cuda", "rocm", "cpu", "macos", "windows"],
+)
+def test_collect_env_outputs_of_each_kind_of_machine_set_the_controls(
+    context, site_url, output: str, expected: dict, from_version: str
+) -> None:
+    page, watch = open_page(context, site_url + "upgrade/2.9-to-2.12.html")
+    page.locator(".atlas-setup-paste summary").click()
+    page.fill("[name=collect_env]", output)
+    page.click("[data-action=read-env]")
+    values = {name: page.eval_on_selector(f"[name={name}]", "e => e.value") for name in expected}
+    assert values == expected
+    status = page.locator(".atlas-setup-status").inner_text()
+    if from_version == "2.9":
+        assert "You run PyTorch" not in status, status
+    else:
+        assert f"You run PyTorch {from_version}, but this guide starts at 2.9" in status
+        assert page.locator(".atlas-setup-status a").get_attribute("href").startswith(f"{from_version}-to-2.12.html?")
     assert watch.errors == []

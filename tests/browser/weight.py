@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from chromium import launch, serve_directory
 
 KB = 1024
-RELEASE_HTML_BUDGET = 150 * KB
+# 150 KB until the GPU table and the fifth and later items of a release's bug-fix sweep (2.8: 154 KB).
+RELEASE_HTML_BUDGET = 170 * KB
 FIRST_VISIT_BUDGET = 800 * KB
 ASSET_BUDGET = 300 * KB
 
