@@ -255,12 +255,15 @@
     };
     Array.prototype.forEach.call(root.querySelectorAll(".md-content table.atlas-guide tbody"), function (body) {
       var own = rows.filter(function (row) { return row.parentNode === body; });
-      own.sort(function (a, b) {
+      var wanted = own.slice().sort(function (a, b) {
         if (!chosen) return rows.indexOf(a) - rows.indexOf(b);
         return (named(a) - named(b)) || (Number(a.dataset.impact) - Number(b.dataset.impact)) ||
           (rows.indexOf(a) - rows.indexOf(b));
       });
-      own.forEach(function (row) { body.appendChild(row); });
+      // Moving rows makes the browser restyle the table: only when the order really changes.
+      var current = Array.prototype.slice.call(body.rows);
+      if (wanted.every(function (row, index) { return current[index] === row; })) return;
+      wanted.forEach(function (row) { body.appendChild(row); });
     });
   }
 
