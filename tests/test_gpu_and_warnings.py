@@ -153,3 +153,18 @@ def test_pytest_filter_lines_fail_a_test_that_warns(catalog: Catalog, tmp_path: 
     )
     summary = result.stdout.strip().splitlines()[-1]
     assert summary.startswith(f"{len(filters.warnings)} failed, 1 passed"), result.stdout[-2000:]
+
+
+def test_coverage_counts_felt_changes_from_outside_the_breaking_and_deprecation_sections(catalog: Catalog) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "macros", "coverage"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    lines = result.stdout.splitlines()
+    header = lines[0].split("  ")
+    header = [cell.strip() for cell in header if cell.strip()]
+    column = header.index("felt elsewhere")
+    for release, line in zip(catalog.releases, lines[1 : 1 + len(catalog.releases)], strict=True):
+        cells = line.split()
+        felt = [i for i in release.items if i.effect and i.kind not in {"breaking", "deprecation", "removal"}]
+        assert cells[0] == release.version and int(cells[column]) == len(felt), line
+    assert all(int(line.split()[column]) >= 10 for line in lines[1 : 1 + len(catalog.releases)])
