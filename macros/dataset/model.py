@@ -382,7 +382,6 @@ class SymbolUse(Record):
 #: A wheel variant as the download index names it (cu128, rocm7.1), a family (cuda, rocm), or
 #: mps (macOS), source (building PyTorch yourself).
 Variant = Annotated[str, StringConstraints(pattern=r"^(cpu|cuda|cu[0-9]{3}|rocm|rocm[0-9]+\.[0-9]+|xpu|mps|source)$")]
-#: A GPU compute capability, "7.0" for sm_70.
 
 
 class AppliesTo(Record):

@@ -93,8 +93,8 @@ def completion(catalog: Catalog, item: Item, end: Release) -> Entry | None:
 
 
 def live_deprecations(catalog: Catalog, guide: UpgradeGuide) -> list[Entry]:
-    """Deprecations made by B and not completed by A: calling them warns on A or on a release of
-    the range, and their end (a removal or a break) is ahead. Oldest first."""
+    """Deprecations made at or before B and not yet completed at A: calling them warns on A or on
+    a release of the range, and their end (a removal or a break) is still ahead. Oldest first."""
     return [
         Entry(release, item)
         for release in catalog.releases
