@@ -47,9 +47,7 @@ def coverage_report(catalog: Catalog) -> str:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=False)) for row in [header, *rows]]
     lines.append("")
-    lines.append(
-        "felt elsewhere: changes users feel (an effect) that are not breaking, deprecation or removal items."
-    )
+    lines.append("felt elsewhere: changes users feel (an effect) that are not breaking, deprecation or removal items.")
     lines.append("")
     lines.append("Unknown facts (shown on the pages with these reasons):" if notes else "No unknown facts.")
     return "\n".join(lines + notes)
