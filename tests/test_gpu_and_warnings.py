@@ -42,9 +42,11 @@ def expected_runs(build: CudaBuild, gpu: str) -> bool:
 
 def test_the_rule_on_made_up_builds() -> None:
     build = CudaBuild(version="13.0", compute_capabilities=["7.5", "8.0", "8.6", "12.0"], ptx=["12.0"])
-    assert runs_on(build, "8.9").text == "yes (sm_86 code)"  # Ada runs Ampere's sm_86 code
-    assert runs_on(build, "12.1").text == "yes (sm_120 code)"
-    assert runs_on(build, "13.0").text == "yes (PTX for sm_120)"  # a future GPU: only through PTX
+    assert runs_on(build, "8.9").text == "yes (sm_86)"  # Ada runs Ampere's sm_86 code
+    assert runs_on(build, "8.9").via == "sm_86 code"
+    assert runs_on(build, "12.1").text == "yes (sm_120)"
+    assert runs_on(build, "13.0").text == "yes (PTX sm_120)"  # a future GPU: only through PTX
+    assert runs_on(build, "13.0").via == "PTX for sm_120"
     assert runs_on(build, "7.0").text == "no"  # Volta: no 7.x code at or below 7.0
     assert runs_on(build, "9.0").text == "no"  # no 9.x code, and the PTX is for a later GPU
     assert runs_on(CudaBuild(version="12.6", compute_capabilities=["9.0"]), "10.0").text == "no"
@@ -65,7 +67,7 @@ def test_every_release_page_gpu_table_matches_the_data(real_site: Build, catalog
     # The question from pytorch/pytorch#182250: a V100 on 2.11.
     grid = read_table(real_site.html("releases/2.11.html").find(id="gpus").find_next("table"))
     volta = next(h for h in grid.row_headings() if h.startswith("Volta 7.0"))
-    assert [grid.cell(volta, v) for v in ("cu126", "cu128", "cu130")] == ["yes (sm_70 code)", "no", "no"]
+    assert [grid.cell(volta, v) for v in ("cu126", "cu128", "cu130")] == ["yes (sm_70)", "no", "no"]
 
 
 def test_guide_gpu_cells_carry_the_answer_the_script_reads(real_site: Build, catalog: Catalog) -> None:
@@ -78,6 +80,7 @@ def test_guide_gpu_cells_carry_the_answer_the_script_reads(real_site: Build, cat
             runs = support.runs(cell["data-variant"], row["data-gpu"])
             assert cell["data-runs"] == ("yes" if runs.ok else "no")
             assert cell.get_text() == runs.text
+            assert cell.get("data-via") == (runs.via if runs.ok else None)
 
 
 def test_releases_api_publishes_the_compute_capabilities(real_site: Build, catalog: Catalog) -> None:

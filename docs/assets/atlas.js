@@ -292,7 +292,7 @@
     var others = running.length ? "; these do: " + running.join(", ") + "." : "; no CUDA wheel of " + to + " does.";
     if (mine && mine.dataset.runs === "yes") {
       answer.textContent = "Yes: the " + to + " " + setup.variant + " wheel runs your GPU (" + gpu + "), with " +
-        mine.textContent.replace(/^yes \((.*)\)$/, "$1") + ".";
+        mine.dataset.via + ".";
     } else if (mine) {
       answer.textContent = "No: the " + to + " " + setup.variant + " wheel does not run your GPU (" + gpu + ")" + others;
     } else if (/^cu\d+$/.test(setup.variant)) {

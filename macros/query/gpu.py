@@ -49,11 +49,17 @@ def sm(capability: str) -> str:
 @dataclass(frozen=True)
 class Runs:
     ok: bool
-    via: str  # how: "sm_86 code", "PTX for sm_120"; empty when it does not run
+    target: str  # the code it runs: "sm_86", or "PTX sm_120"; empty when it does not run
 
     @property
     def text(self) -> str:
-        return f"yes ({self.via})" if self.ok else "no"
+        """A table cell: "yes (sm_86)", "yes (PTX sm_120)", "no"."""
+        return f"yes ({self.target})" if self.ok else "no"
+
+    @property
+    def via(self) -> str:
+        """In a sentence: "sm_86 code", "PTX for sm_120"."""
+        return self.target.replace("PTX ", "PTX for ") if self.target.startswith("PTX") else f"{self.target} code"
 
 
 def runs_on(build: CudaBuild, capability: str) -> Runs:
@@ -61,10 +67,10 @@ def runs_on(build: CudaBuild, capability: str) -> Runs:
     target = version_key(capability)
     machine_code = [cc for cc in build.compute_capabilities if cc.split(".")[0] == major and version_key(cc) <= target]
     if machine_code:
-        return Runs(True, f"{sm(max(machine_code, key=version_key))} code")
+        return Runs(True, sm(max(machine_code, key=version_key)))
     ptx = [cc for cc in build.ptx or [] if version_key(cc) <= target]
     if ptx:
-        return Runs(True, f"PTX for {sm(max(ptx, key=version_key))}")
+        return Runs(True, f"PTX {sm(max(ptx, key=version_key))}")
     return Runs(False, "")
 
 
