@@ -359,6 +359,23 @@
     (paragraph || heading).insertAdjacentElement("afterend", reset);
   }
 
+  function hasOption(field, value) {
+    return field.tagName !== "SELECT" || Array.prototype.some.call(field.options, function (o) { return o.value === value; });
+  }
+
+  /* Sets a form's setup controls from parsed collect_env output; returns what could not be set
+     (a value the form does not offer), for the reader to see. */
+  function fillSetup(form, found) {
+    var skipped = [];
+    SETUP_FIELDS.forEach(function (name) {
+      if (!found[name]) return;
+      var field = form.elements[name];
+      if (hasOption(field, found[name])) field.value = found[name];
+      else skipped.push(name + " " + found[name]);
+    });
+    return skipped;
+  }
+
   /* The guide index: the setup entered once travels with the chosen guide, and with every link to
      a guide on the page, as the guides' query parameters. */
   function setupIndexSetup(root) {
@@ -385,16 +402,8 @@
     picker.addEventListener("submit", update, true);  // before the picker reads the query
     picker.querySelector("[data-action=read-env]").addEventListener("click", function () {
       var found = parseCollectEnv(picker.elements.collect_env.value);
-      SETUP_FIELDS.forEach(function (name) {
-        var field = picker.elements[name];
-        if (found[name] && (field.tagName !== "SELECT" ||
-            Array.prototype.some.call(field.options, function (o) { return o.value === found[name]; }))) {
-          field.value = found[name];
-        }
-      });
-      if (found.torch && Array.prototype.some.call(picker.elements.from.options, function (o) { return o.value === found.torch; })) {
-        picker.elements.from.value = found.torch;
-      }
+      fillSetup(picker, found);
+      if (found.torch && hasOption(picker.elements.from, found.torch)) picker.elements.from.value = found.torch;
       update();
     });
     update();
@@ -466,23 +475,14 @@
       var value = params.get(name);
       if (value === null) return;
       var field = form.elements[name];
-      if (field.tagName === "SELECT" && !Array.prototype.some.call(field.options, function (o) { return o.value === value; })) return;
+      if (!hasOption(field, value)) return;
       field.value = value;
     });
     form.addEventListener("change", function (event) { if (event.target.name !== "collect_env") apply(); });
     form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
     form.querySelector("[data-action=read-env]").addEventListener("click", function () {
       var found = parseCollectEnv(form.elements.collect_env.value);
-      var notes = [];
-      SETUP_FIELDS.forEach(function (name) {
-        if (!found[name]) return;
-        var field = form.elements[name];
-        if (field.tagName === "SELECT" && !Array.prototype.some.call(field.options, function (o) { return o.value === found[name]; })) {
-          notes.push(name + " " + found[name] + " is not among this guide's choices");
-          return;
-        }
-        field.value = found[name];
-      });
+      var notes = fillSetup(form, found).map(function (what) { return what + " is not among this guide's choices"; });
       var message = notes.length ? notes.join("; ") + "." : "";
       var versions = form.dataset.versions.split(" ");
       if (found.torch && found.torch !== form.dataset.from) {

@@ -400,7 +400,7 @@ def _warning_message(value: str) -> str:
     # `filterwarnings`; both split on ":", and a warning filter matches from the message's start.
     if ":" in value or "\n" in value or value != value.strip():
         raise ValueError("the start of the message, on one line, up to (not including) any colon")
-    return value
+    return _code(value)  # shown as code: control characters and bidirectional overrides refused
 
 
 class EmittedWarning(Record):

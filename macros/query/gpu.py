@@ -38,7 +38,11 @@ KNOWN_GPUS: tuple[Gpu, ...] = (
     Gpu("10.3", "Blackwell", "B300, GB300"),
     Gpu("12.0", "Blackwell", "RTX 5090, RTX PRO 6000"),
 )
-GPU_SOURCES = SITE_CITED_SOURCES
+
+
+def gpu_sources(release: Release) -> list[str]:
+    """What a GPU table cites: NVIDIA's pages for the rule, the release's CUDA block for the lists."""
+    return [*SITE_CITED_SOURCES, *release.platform.cuda.sources]
 
 
 def sm(capability: str) -> str:

@@ -16,11 +16,15 @@ INDEX = "https://download.pytorch.org/whl"
 
 @dataclass(frozen=True)
 class InstallVariant:
-    id: str  # stable anchor suffix, e.g. "cu130"
+    variant: str  # the wheel variant as the personal guide names it (rocm7.1); "pypi" for the default
     label: str
     command: str
     note: str = ""
-    variant: str = ""  # the wheel variant as the personal guide names it (rocm7.1); "pypi" for the default
+
+    @property
+    def id(self) -> str:
+        """The stable anchor suffix (`#install-rocm71`): the variant without dots."""
+        return self.variant.replace(".", "")
 
 
 def cuda_tag(version: str) -> str:
@@ -48,42 +52,20 @@ def install_variants(release: Release, *, latest_patch: bool = False) -> list[In
         ]
     )
     cuda = release.platform.cuda
+
+    def from_index(variant: str, label: str) -> InstallVariant:
+        return InstallVariant(variant, label, f"pip install {packages} --index-url {INDEX}/{variant}")
+
     variants = []
     if cuda.default_wheel:
-        variants.append(
-            InstallVariant(
-                "pypi",
-                "Default (PyPI)",
-                f"pip install {packages}",
-                f"Linux x86_64 wheel built with CUDA {cuda.default_wheel}",
-                "pypi",
-            )
-        )
-    variants.append(InstallVariant("cpu", "CPU only", f"pip install {packages} --index-url {INDEX}/cpu", "", "cpu"))
-    for build in cuda.stable:
-        tag = cuda_tag(build.version)
-        variants.append(
-            InstallVariant(tag, f"CUDA {build.version}", f"pip install {packages} --index-url {INDEX}/{tag}", "", tag)
-        )
-    for build in cuda.experimental:
-        tag = cuda_tag(build.version)
-        variants.append(
-            InstallVariant(
-                tag,
-                f"CUDA {build.version} (experimental)",
-                f"pip install {packages} --index-url {INDEX}/{tag}",
-                "",
-                tag,
-            )
-        )
-    for version in release.platform.rocm.stable:
-        tag = f"rocm{version}"
-        variants.append(
-            InstallVariant(
-                tag.replace(".", ""), f"ROCm {version}", f"pip install {packages} --index-url {INDEX}/{tag}", "", tag
-            )
-        )
+        note = f"Linux x86_64 wheel built with CUDA {cuda.default_wheel}"
+        variants.append(InstallVariant("pypi", "Default (PyPI)", f"pip install {packages}", note))
+    variants.append(from_index("cpu", "CPU only"))
+    variants += [from_index(cuda_tag(build.version), f"CUDA {build.version}") for build in cuda.stable]
+    variants += [
+        from_index(cuda_tag(build.version), f"CUDA {build.version} (experimental)") for build in cuda.experimental
+    ]
+    variants += [from_index(f"rocm{version}", f"ROCm {version}") for version in release.platform.rocm.stable]
     if release.platform.xpu.wheels:
-        command = f"pip install {packages} --index-url {INDEX}/xpu"
-        variants.append(InstallVariant("xpu", "Intel XPU", command, "", "xpu"))
+        variants.append(from_index("xpu", "Intel XPU"))
     return variants

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from macros.dataset.model import Release
 from macros.query.catalog import Catalog, Citations
 from macros.query.deprecation_filters import deprecation_filters
-from macros.query.gpu import GPU_SOURCES, gpu_support
+from macros.query.gpu import gpu_sources, gpu_support
 from macros.query.guide import all_pairs, live_deprecations, upgrade_guide
 from macros.query.install import cuda_tag, install_variants, newest_patch
 from macros.render.markdown import Rendered, render, render_markdown
@@ -32,7 +32,7 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         citations=citations,
         installs=install_variants(guide.end, latest_patch=True),
         gpu=gpu_support(guide.end),
-        gpu_sources=[*GPU_SOURCES, *guide.end.platform.cuda.sources],
+        gpu_sources=gpu_sources(guide.end),
         filters=deprecation_filters(live_deprecations(catalog, guide)),
         b_pythons=python_versions(guide.end),
         b_patch=newest_patch(guide.end),
