@@ -14,7 +14,7 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDoc
 - `on_env`: keeps the theme's compiled templates in memory across `mkdocs serve` rebuilds.
 - `on_pre_page`: dates every page from the data, never from the clock (byte-identical builds).
 - `on_post_page`: drops `autocomplete` from Material's two checkbox toggles (invalid HTML).
-- `on_serve`: swaps MkDocs' polling watcher (0.5 s) for the operating system's file events.
+- `on_serve`: swaps MkDocs' polling watcher (0.5 s) for the operating system's file events (writes only).
 
 If the site ever leaves MkDocs' hooks, `python -m macros materialize OUT` writes the same pages
 as plain files and a config without hooks (see README, "Exit plan").
@@ -187,12 +187,47 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
     return page
 
 
+def _changes_only_observer() -> object:
+    """The OS's file-event observer, told to report writes only.
+
+    MkDocs rebuilds on any event under a watched folder, and inotify also reports a file being
+    opened and closed without a write. Every build reads data/, so without this filter each
+    rebuild would queue the next one: a loop that never settles after the first edit."""
+    from watchdog.events import (
+        FileClosedEvent,
+        FileCreatedEvent,
+        FileDeletedEvent,
+        FileModifiedEvent,
+        FileMovedEvent,
+        FileSystemEvent,
+    )
+    from watchdog.observers import Observer
+
+    writes: list[type[FileSystemEvent]] = [
+        FileCreatedEvent,
+        FileDeletedEvent,
+        FileModifiedEvent,
+        FileMovedEvent,
+        FileClosedEvent,  # closed after a write
+    ]
+
+    class ChangesOnly(Observer):  # type: ignore[misc, valid-type]
+        def schedule(self, event_handler, path, *, recursive=False, event_filter=None, follow_symlink=False):  # type: ignore[no-untyped-def]
+            return super().schedule(
+                event_handler,
+                path,
+                recursive=recursive,
+                event_filter=event_filter or writes,
+                follow_symlink=follow_symlink,
+            )
+
+    return ChangesOnly()
+
+
 def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder: object) -> LiveReloadServer:
     # MkDocs 1.6 polls every watched folder twice a second, so a saved file waits up to 0.5 s
     # before the rebuild starts. The OS's file events (inotify, FSEvents, ...) report it at once.
     # `_watched_paths` is MkDocs 1.6's own record; on any other shape, keep polling.
-    from watchdog.observers import Observer
-
     watched = getattr(server, "_watched_paths", None)
     if not isinstance(watched, dict) or server.observer.is_alive():
         return server
@@ -200,9 +235,9 @@ def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder: object) ->
     for path, count in counts.items():
         for _ in range(count):
             server.unwatch(path)
-    server.observer = Observer()
+    server.observer = _changes_only_observer()
     for path, count in counts.items():
         for _ in range(count):
             server.watch(path)
-    log.debug("watching %s with file system events", ", ".join(counts))
+    log.debug("watching %s with file system events (writes only)", ", ".join(counts))
     return server
