@@ -24,8 +24,8 @@ help: ## List the targets
 install: $(STAMP) ## Create .venv and install the locked dependencies
 
 .PHONY: serve
-serve: $(STAMP) ## Serve the site on http://127.0.0.1:8000/atlas/ with live reload (offline too; HOST=, PORT= to change)
-	$(BIN)/mkdocs serve --strict -a $(HOST):$(PORT)
+serve: $(STAMP) ## Serve the site on http://127.0.0.1:8000/atlas/ with live reload of the changed pages only (offline too; HOST=, PORT= to change)
+	$(BIN)/mkdocs serve --strict --dirty -a $(HOST):$(PORT)
 
 .PHONY: build
 build: $(STAMP) ## Build the site into site/ with --strict

@@ -26,6 +26,7 @@ import html
 import logging
 import sys
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 
 # MkDocs loads hooks by file path; make the `macros` package importable from the project root.
@@ -37,14 +38,15 @@ import jinja2  # noqa: E402
 from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.livereload import LiveReloadServer  # noqa: E402
-from mkdocs.plugins import event_priority  # noqa: E402
+from mkdocs.plugins import CombinedEvent, event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
 from macros.dataset.problems import DataError  # noqa: E402
+from macros.incremental import IncrementalServe, fingerprint, tree_stamp  # noqa: E402
 from macros.query.catalog import Catalog, open_catalog  # noqa: E402
 from macros.render.markdown import put_back  # noqa: E402
-from macros.render.pages import footer_facts, generated_pages, machine_files, nav_sections  # noqa: E402
+from macros.render.pages import PAGE_MACROS, GeneratedPage, footer_facts, generated_pages, machine_files, nav_sections  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.atlas")
 # mkdocs-macros announces at INFO, on every build, where it found our module: noise in `make serve`.
@@ -62,8 +64,13 @@ class _Serving:
     error: DataError | None = None
 
 
+#: `mkdocs serve --dirty` (make serve): rebuild only the pages that changed (`incremental.py`).
+_incremental = IncrementalServe()
+
+
 def on_startup(command: str, dirty: bool) -> None:
     _Serving.active = command == "serve"
+    _incremental.start(command, dirty)
 
 
 def _catalog(config: MkDocsConfig) -> Catalog:
@@ -114,14 +121,56 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     catalog: Catalog = config.extra["atlas_catalog"]
     _finished_html.clear()
-    for page in generated_pages(catalog):
+    pages = generated_pages(catalog)
+    page_prints: dict[str, str] = {}
+    for page in pages:
         rendered = page.build(catalog)
         files.append(File.generated(config, page.path, content=rendered.markdown))
         _finished_html[page.path] = rendered.finished_html
+        page_prints[page.path] = fingerprint(rendered.markdown, sorted(rendered.finished_html.items()))
     site_url = config.site_url or "http://127.0.0.1:8000/"
     for path, text in machine_files(catalog, site_url, config.site_name).items():
         files.append(File.generated(config, path, content=text))
+    if _incremental.active:
+        site_print = _site_print(files, config, pages)
+        _incremental.plan(files, config, site_print, page_prints, _macro_page_prints(files, catalog))
     return files
+
+
+def _hand_written(files: Files) -> dict[str, str]:
+    return {
+        file.src_uri: Path(file.abs_src_path).read_text(encoding="utf-8")
+        for file in files.documentation_pages()
+        if file.abs_src_path and not file.generated_by
+    }
+
+
+def _site_print(files: Files, config: MkDocsConfig, pages: list[GeneratedPage]) -> str:
+    """What every page shows or depends on: when it changes, `mkdocs serve` rebuilds them all."""
+    return fingerprint(
+        _hand_written(files),
+        [(page.path, page.title) for page in pages],  # the nav
+        config.extra["atlas"],  # the footer
+        _banner(_Serving.error) if _Serving.error else None,
+        Path(config.config_file_path).read_bytes(),
+        tree_stamp(Path(config.theme.custom_dir or "")) if config.theme.custom_dir else (),
+        sorted(file.src_uri for file in files),
+        config.site_url,
+        config.docs_dir,
+        config.site_dir,
+    )
+
+
+def _macro_page_prints(files: Files, catalog: Catalog) -> dict[str, str]:
+    """A hand-written page that calls macros changes when their output does: render its text with
+    the same macros (in a plain Jinja environment: only a fingerprint, never the page)."""
+    macros = {name: partial(render, catalog) for name, render in PAGE_MACROS.items()}
+    environment = jinja2.Environment()
+    return {
+        src_uri: fingerprint(environment.from_string(text).render(**macros))
+        for src_uri, text in _hand_written(files).items()
+        if "{{" in text
+    }
 
 
 @event_priority(100)
@@ -148,6 +197,8 @@ _theme_templates = _MemoryBytecodeCache()
 
 
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+    # Every page has been read by now (or skipped by `mkdocs serve --dirty`: restored here).
+    _incremental.restore_skipped(files, config.extra["atlas"]["reviewed"])
     # MkDocs makes a new theme environment per build, so without a cache every `mkdocs serve`
     # rebuild compiles Material's ~70 templates again. Memory, not disk: a cold build gains nothing
     # from writing a cache it will never read.
@@ -172,7 +223,25 @@ def _valid_theme_toggles(html: str) -> str:
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    _incremental.built(page)
     return _valid_theme_toggles(output)
+
+
+@event_priority(10)  # before the search plugin writes its index
+def _merge_search_index(config: MkDocsConfig) -> None:
+    _incremental.merge_search(config)
+
+
+@event_priority(-100)  # after every plugin wrote its files
+def _remember_this_build(config: MkDocsConfig) -> None:
+    _incremental.finish()
+
+
+on_post_build = CombinedEvent(_merge_search_index, _remember_this_build)
+
+
+def on_build_error(error: Exception) -> None:
+    _incremental.forget()
 
 
 def on_post_template(output_content: str, template_name: str, config: MkDocsConfig) -> str:
@@ -239,5 +308,8 @@ def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder: object) ->
     for path, count in counts.items():
         for _ in range(count):
             server.watch(path)
+    # With writes only, a save is one burst of events microseconds long: MkDocs' 0.1 s wait for
+    # quiet before building is mostly delay.
+    server.build_delay = 0.03
     log.debug("watching %s with file system events (writes only)", ", ".join(counts))
     return server

@@ -26,12 +26,13 @@ def free_port() -> int:
 
 @contextmanager
 def mkdocs_serve(project: Path, timeout: float = 120) -> Iterator[str]:
-    """Run `mkdocs serve --strict` in `project` (log in serve.log); yield the site's root URL."""
+    """Run `mkdocs serve --strict --dirty` in `project`, as `make serve` does (log in serve.log);
+    yield the site's root URL."""
     port = free_port()
     log = project / "serve.log"
     with log.open("w") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "--strict", "-a", f"127.0.0.1:{port}"],
+            [sys.executable, "-m", "mkdocs", "serve", "--strict", "--dirty", "-a", f"127.0.0.1:{port}"],
             cwd=project,
             stdout=output,
             stderr=subprocess.STDOUT,

@@ -1,13 +1,19 @@
-"""`mkdocs serve` rebuilds once per saved file, and then rests.
+"""`mkdocs serve --dirty` (`make serve`): each save rebuilds once, only the pages it changed, and
+the site it serves is, file for file, the one a clean build writes.
 
-A real server on a copy of the made-up project. Every build reads data/, and the operating
-system's file events also report files being opened and read: a watcher that took those for
-changes would start the next build from the reads of the last one, for ever.
+A real server on a copy of the made-up project. Two failures are guarded:
+- a rebuild loop: every build reads data/, and the operating system's file events also report
+  files being opened and read; a watcher that took those for changes would start the next build
+  from the reads of the last one, for ever;
+- a stale or half-restored site: a page skipped because it did not change must still be named
+  right in every nav, keep its anchors for the link check and its entries in the search index.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -16,15 +22,53 @@ from conftest import FIXTURE_DATA, copy_project
 from servekit import mkdocs_serve
 
 BUILT = re.compile(r"Documentation built in ([\d.]+) seconds")
+REBUILDING = re.compile(r"Rebuilding (\d+) of (\d+) pages")
+LIVE_RELOAD = re.compile(rb"<script>\s*var livereload = function.*?</script>(?=</body>)", re.DOTALL)
 
 
 def builds(log: Path) -> list[float]:
     return [float(seconds) for seconds in BUILT.findall(log.read_text())]
 
 
-def page_text(url: str) -> str:
+def served(url: str) -> bytes:
     with urllib.request.urlopen(url, timeout=30) as response:
-        return response.read().decode("utf-8")
+        return response.read()
+
+
+def wait_until_served(url: str, text: str) -> None:
+    deadline = time.monotonic() + 60
+    while text.encode() not in served(url):
+        assert time.monotonic() < deadline, f"{text!r} never showed on {url}"
+        time.sleep(0.1)
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def differences_from_a_clean_build(project: Path, root: str, out: Path) -> list[str]:
+    """Build the project from scratch with the server's site_url; every file it writes must be
+    served byte for byte (HTML less the live-reload script the server adds)."""
+    config = project / "clean.yml"
+    text = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    config.write_text(re.sub(r"(?m)^site_url: .*$", f"site_url: {root}", text), encoding="utf-8")
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)],
+        cwd=project,
+        check=True,
+        capture_output=True,
+    )
+    differences = []
+    for path in sorted(p for p in out.rglob("*") if p.is_file()):
+        relative = path.relative_to(out).as_posix()
+        body = served(root + relative)
+        if relative.endswith(".html"):
+            body = LIVE_RELOAD.sub(b"", body)
+        if body != path.read_bytes():
+            differences.append(relative)
+    return differences
 
 
 def test_one_saved_file_makes_one_rebuild_and_then_the_server_rests(tmp_path: Path) -> None:
@@ -33,12 +77,52 @@ def test_one_saved_file_makes_one_rebuild_and_then_the_server_rests(tmp_path: Pa
     log = project / "serve.log"
     with mkdocs_serve(project) as root:
         assert len(builds(log)) == 1
-        release.write_text(release.read_text(encoding="utf-8").replace("A faster default path", "A saved edit"))
-        deadline = time.monotonic() + 60
-        while "A saved edit" not in page_text(root + "releases/9.2.html"):
-            assert time.monotonic() < deadline, "the edit never showed"
-            time.sleep(0.1)
+        edit(release, "A faster default path", "A saved edit")
+        wait_until_served(root + "releases/9.2.html", "A saved edit")
         # Long enough for several more builds, had the rebuild's own reads started one.
         time.sleep(max(3.0, 4 * max(builds(log))))
         assert len(builds(log)) == 2, log.read_text()
         assert log.read_text().count("Detected file changes") == 1
+
+
+def test_a_rebuild_of_the_changed_pages_serves_what_a_clean_build_writes(tmp_path: Path) -> None:
+    project = copy_project(tmp_path, FIXTURE_DATA)
+    log = project / "serve.log"
+    with mkdocs_serve(project) as root:
+        # A release's summary: its page and the pages listing it change, the others do not.
+        edit(project / "data" / "releases" / "9.1.yaml", "The second made-up release.", "The edited release.")
+        wait_until_served(root + "releases/9.1.html", "The edited release.")
+        rebuilt, total = map(int, REBUILDING.findall(log.read_text())[-1])
+        assert 0 < rebuilt < total, "only the pages that changed are rebuilt"
+        assert differences_from_a_clean_build(project, root, tmp_path / "clean1") == []
+
+        # An item's title: its release page and every guide that lists it.
+        edit(project / "data" / "releases" / "9.2.yaml", "title: A faster default path", "title: A renamed path")
+        wait_until_served(root + "releases/9.2.html", "A renamed path")
+        assert differences_from_a_clean_build(project, root, tmp_path / "clean2") == []
+
+        # A hand-written page: its title is in every page's nav, so every page is rebuilt.
+        edit(project / "docs" / "about.md", "# ", "# Edited: ")
+        wait_until_served(root + "about.html", "Edited: ")
+        assert len(REBUILDING.findall(log.read_text())) == 2, "the third build was a whole one"
+        assert differences_from_a_clean_build(project, root, tmp_path / "clean3") == []
+
+
+def test_a_page_that_did_not_change_still_has_its_links_checked(tmp_path: Path) -> None:
+    # linking.md calls no macros: a data edit leaves it as it was, and the rebuild skips it. Its
+    # link into a release page must still be checked against that page as rebuilt.
+    project = copy_project(tmp_path, FIXTURE_DATA)
+    linking = project / "docs" / "linking.md"
+    linking.write_text(linking.read_text() + "\nSee [the fast path](releases/9.2.md#fast-path).\n")
+    log = project / "serve.log"
+    with mkdocs_serve(project):
+        edit(project / "data" / "releases" / "9.2.yaml", "id: fast-path", "id: fast-lane")
+        deadline = time.monotonic() + 60
+        while "Aborted with" not in log.read_text():
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        assert (
+            "Doc file 'linking.md' contains a link 'releases/9.2.md#fast-path', "
+            "but the doc 'releases/9.2.md' does not contain an anchor '#fast-path'"
+        ) in log.read_text()
+        assert REBUILDING.search(log.read_text()), "the failed build was an incremental one"

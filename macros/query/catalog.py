@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from macros.dataset.checks import Dataset, run_checks
-from macros.dataset.load import Loaded, display_name, load_file
+from macros.dataset.load import Loaded, Model, Positions, display_name, load_file
 from macros.dataset.model import (
     Dispute,
     Item,
@@ -128,6 +128,23 @@ class Citations:
 # --- loading, with a cache shared by the hook and the macros -------------------------------------
 
 _cache: dict[Path, tuple[tuple, Catalog]] = {}
+#: Each file's load result by its stamp: under `mkdocs serve`, saving one release file reparses
+#: that file only (the checks across files still run on every load).
+_file_cache: dict[tuple[Path, type], tuple[tuple[int, int], tuple]] = {}
+
+
+def _load(path: Path, model: type[Model]) -> tuple[Model | None, Positions, list[Problem]]:
+    try:
+        status = path.stat()
+    except OSError:
+        return load_file(path, model)  # it reports the missing or unreadable file
+    stamp = (status.st_mtime_ns, status.st_size)
+    cached = _file_cache.get((path, model))
+    if cached and cached[0] == stamp:
+        return cached[1]  # type: ignore[return-value]
+    result = load_file(path, model)
+    _file_cache[(path, model)] = (stamp, result)
+    return result
 
 
 #: The package index snapshot, relative to data/ (written by `make index`, optional).
@@ -168,13 +185,13 @@ def _load_catalog(data_dir: Path) -> Catalog:
     sources_path = data_dir / "sources.yaml"
     if not sources_path.exists():
         raise DataError([Problem(str(sources_path), 1, 1, "(file)", "the sources registry is missing")])
-    registry, positions, found = load_file(sources_path, SourceRegistry)
+    registry, positions, found = _load(sources_path, SourceRegistry)
     problems += found
     topics_path = data_dir / "topics.yaml"
     topics: TopicRegistry | None = TopicRegistry()
     topic_positions = None
     if topics_path.exists():
-        topics, topic_positions, found = load_file(topics_path, TopicRegistry)
+        topics, topic_positions, found = _load(topics_path, TopicRegistry)
         problems += found
     releases: list[Loaded[Release]] = []
     release_paths = sorted((data_dir / "releases").glob("*.yaml"))
@@ -186,14 +203,14 @@ def _load_catalog(data_dir: Path) -> Catalog:
         if outside:
             problems.append(Problem(display_name(path), 1, 1, "(file)", outside))
             continue
-        release, release_positions, found = load_file(path, Release)
+        release, release_positions, found = _load(path, Release)
         problems += found
         if release is not None:
             releases.append(Loaded(display_name(path), release, release_positions))
     pypi_path = data_dir / PYPI_SNAPSHOT
     pypi: Loaded[PypiSnapshot] | None = None
     if pypi_path.exists():
-        snapshot, pypi_positions, found = load_file(pypi_path, PypiSnapshot)
+        snapshot, pypi_positions, found = _load(pypi_path, PypiSnapshot)
         problems += found
         if snapshot is not None:
             pypi = Loaded(display_name(pypi_path), snapshot, pypi_positions)

@@ -1,0 +1,207 @@
+"""MkDocs edge: `mkdocs serve --dirty` rebuilds only the pages that changed, and the site it
+serves is still, file for file, the one a clean build writes.
+
+MkDocs' dirty mode skips a page when `File.is_modified()` says so, which it answers from file
+times: generated pages always count as modified, and a page it does skip is left unread, so the
+nav names it by its file name, links into it fail the anchor check and search forgets it. Here:
+
+- **What changed** is decided by fingerprints. One per page: a generated page's Markdown and
+  finished HTML; a hand-written page that calls macros, their output. One for the whole site:
+  the hand-written pages' text, every generated page's path and title (the nav), the footer's
+  figures, the data-problem banner, mkdocs.yml, the theme overrides and the list of files. When
+  the site's fingerprint changes, every page is rebuilt (into an emptied folder, so a page that
+  went away leaves nothing behind).
+- **A skipped page** gets back what MkDocs and the other pages read of it: title, metadata, table
+  of contents, anchors, its own links (for the anchor check) and date, kept from the build that
+  made it.
+- **Search** keeps the skipped pages' entries, in page order, as a full build writes them.
+
+Active only under `mkdocs serve --dirty` (`make serve`). A failed build forgets everything, so
+the next one is full. tests/test_serve_rebuilds.py compares every file with a clean build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mkdocs import utils
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+log = logging.getLogger("mkdocs.hooks.atlas")
+
+
+def fingerprint(*parts: object) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        digest.update(repr(part).encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+@dataclass
+class _Kept:
+    """What a built page leaves for the builds that skip it."""
+
+    markdown: str
+    meta: dict[str, Any]
+    title_from_render: str | None
+    toc: Any
+    content: str | None
+    present_anchor_ids: set[str] | None
+    links_to_anchors: dict[str, dict[str, str]] | None  # target src_uri -> anchor -> link
+
+
+def _keep(page: Page) -> _Kept:
+    links = page.links_to_anchors
+    return _Kept(
+        markdown=page.markdown or "",
+        meta=dict(page.meta),
+        title_from_render=page._title_from_render,
+        toc=page.toc,
+        content=page.content,
+        present_anchor_ids=set(page.present_anchor_ids) if page.present_anchor_ids is not None else None,
+        links_to_anchors={target.src_uri: dict(anchors) for target, anchors in links.items()} if links else None,
+    )
+
+
+def _restore(page: Page, kept: _Kept, files: Files) -> None:
+    page.markdown = kept.markdown
+    page.meta = dict(kept.meta)
+    page._title_from_render = kept.title_from_render
+    page.toc = kept.toc
+    page.content = kept.content
+    page.present_anchor_ids = set(kept.present_anchor_ids) if kept.present_anchor_ids is not None else None
+    if kept.links_to_anchors is not None:
+        page.links_to_anchors = {
+            target: dict(anchors)
+            for src_uri, anchors in kept.links_to_anchors.items()
+            if (target := files.get_file_from_path(src_uri)) is not None
+        }
+
+
+class _DropDirtyWarning(logging.Filter):
+    """MkDocs warns on every dirty build that navigation may be wrong; `--strict` would turn that
+    warning into a failed build. Here the navigation is right (restored, and tested)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("A 'dirty' build is being performed")
+
+
+@dataclass
+class IncrementalServe:
+    """The state one `mkdocs serve --dirty` process keeps between its builds."""
+
+    active: bool = False
+    site: str | None = None
+    pages: dict[str, str] = field(default_factory=dict)  # src_uri -> fingerprint of the last good build
+    kept: dict[str, _Kept] = field(default_factory=dict)
+    search: list[dict[str, Any]] | None = None
+    # This build's plan, committed by `finish` and dropped by `forget`.
+    _planned: dict[str, str] = field(default_factory=dict)
+    _rebuilt: set[str] = field(default_factory=set)
+    _site_planned: str | None = None
+    _search_planned: list[dict[str, Any]] | None = None
+    _page_urls: dict[str, str] = field(default_factory=dict)  # src_uri -> url, in build order
+
+    def start(self, command: str, dirty: bool) -> None:
+        """MkDocs starts a command (once per `mkdocs serve`, not per rebuild): start from nothing."""
+        self.forget()
+        self.active = command == "serve" and dirty
+        if self.active:
+            build_log = logging.getLogger("mkdocs.commands.build")
+            if not any(isinstance(f, _DropDirtyWarning) for f in build_log.filters):
+                build_log.addFilter(_DropDirtyWarning())
+
+    def plan(
+        self,
+        files: Files,
+        config: MkDocsConfig,
+        site: str,
+        generated: Mapping[str, str],
+        macro_pages: Mapping[str, str],
+    ) -> None:
+        """Mark each page modified or not. `generated`: src_uri -> fingerprint of each generated
+        page; `macro_pages`: the same for hand-written pages that call macros; `site`: the rest."""
+        if not self.active:
+            return
+        whole = site != self.site
+        if whole:
+            # A full rebuild into the folder dirty mode would not clean: nothing stale survives.
+            utils.clean_directory(config.site_dir)
+            self.pages.clear()
+            self.kept.clear()
+            self.search = None
+        self._site_planned, self._planned, self._rebuilt = site, {}, set()
+        for file in files.documentation_pages():
+            page_print = generated.get(file.src_uri) or macro_pages.get(file.src_uri) or "in the site's print"
+            self._planned[file.src_uri] = page_print
+            modified = whole or self.pages.get(file.src_uri) != page_print or file.src_uri not in self.kept
+            if modified:
+                self._rebuilt.add(file.src_uri)
+            # Dirty mode asks each file; the answer for this build is decided here.
+            file.is_modified = (lambda answer: lambda: answer)(modified)  # type: ignore[method-assign]
+        if not whole:
+            log.info("Rebuilding %d of %d pages: the others did not change", len(self._rebuilt), len(self._planned))
+
+    def restore_skipped(self, files: Files, update_date: str) -> None:
+        """Give every page this build skipped what the last build that made it kept."""
+        if not self.active:
+            return
+        self._page_urls = {file.src_uri: file.url for file in files.documentation_pages()}
+        for file in files.documentation_pages():
+            if file.src_uri not in self._rebuilt and file.page is not None:
+                _restore(file.page, self.kept[file.src_uri], files)
+                file.page.update_date = update_date
+
+    def built(self, page: Page) -> None:
+        if self.active:
+            self.kept[page.file.src_uri] = _keep(page)
+
+    def merge_search(self, config: MkDocsConfig) -> None:
+        """Before the search plugin writes its index: this build's entries plus the skipped
+        pages' from the last build, in page order (Material's own dirty merge assumes one page)."""
+        if not self.active:
+            return
+        search = config.plugins.get("material/search")
+        index = getattr(search, "search_index", None)
+        if index is None:
+            return
+        url_of = self._page_urls
+        order = {url: position for position, url in enumerate(url_of.values())}
+        rebuilt_urls = {url_of[src] for src in self._rebuilt if src in url_of}
+        kept = [entry for entry in self.search or [] if _page_url(entry) not in rebuilt_urls]
+        entries = sorted(kept + list(index.entries), key=lambda entry: order.get(_page_url(entry), len(order)))
+        index.entries = entries
+        search.search_index_prev = None  # type: ignore[union-attr]
+        self._search_planned = entries
+
+    def finish(self) -> None:
+        """The build wrote everything: its plan becomes what the next build compares with."""
+        if self.active:
+            self.site, self.pages, self.search = self._site_planned, self._planned, self._search_planned
+
+    def forget(self) -> None:
+        """The build failed: the next one starts from nothing."""
+        self.site, self.pages, self.kept, self.search = None, {}, {}, None
+
+
+def _page_url(entry: Mapping[str, Any]) -> str:
+    return str(entry.get("location", "")).split("#", 1)[0]
+
+
+def tree_stamp(root: Path) -> tuple[tuple[str, int, int], ...]:
+    """Every file under `root` by path, mtime and size (the theme overrides, for the site's print)."""
+    if not root.is_dir():
+        return ()
+    return tuple(
+        (str(path.relative_to(root)), path.stat().st_mtime_ns, path.stat().st_size)
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    )
