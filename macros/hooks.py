@@ -127,7 +127,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         rendered = page.build(catalog)
         files.append(File.generated(config, page.path, content=rendered.markdown))
         _finished_html[page.path] = rendered.finished_html
-        page_prints[page.path] = fingerprint(rendered.markdown, sorted(rendered.finished_html.items()))
+        if _incremental.active:
+            page_prints[page.path] = fingerprint(rendered.markdown, sorted(rendered.finished_html.items()))
     site_url = config.site_url or "http://127.0.0.1:8000/"
     for path, text in machine_files(catalog, site_url, config.site_name).items():
         files.append(File.generated(config, path, content=text))

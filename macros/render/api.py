@@ -8,6 +8,7 @@ of these files depend on the code only, so they are written once by `make schema
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -131,6 +132,32 @@ def _dump(value: Any) -> str:
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+class _MadeFrom:
+    """Each file's text, kept with the frozen records it was made from.
+
+    Under `mkdocs serve` a data file that did not change keeps its records (catalog.py loads files
+    one by one), so a file made only from them is not made again: pretty-printed JSON is the
+    slowest part of the API. Records are compared by identity, other values by equality."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[tuple[object, ...], str]] = {}
+
+    def text(self, path: str, inputs: tuple[object, ...], make: Callable[[], str]) -> str:
+        kept = self._kept.get(path)
+        if kept is not None and len(kept[0]) == len(inputs) and all(map(_same, kept[0], inputs)):
+            return kept[1]
+        text = make()
+        self._kept[path] = (inputs, text)
+        return text
+
+
+def _same(kept: object, now: object) -> bool:
+    return kept is now if isinstance(now, BaseModel) else kept == now
+
+
+_made_from = _MadeFrom()
+
+
 def _page_url(site_url: str, path: str) -> str:
     return site_url.rstrip("/") + "/" + path
 
@@ -155,13 +182,13 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
                 item_counts=counts,
             ).model_dump(mode="json")
         )
-        cited = sorted({source_id for _, source_id in cited_sources(release.model_dump(), ())})
-        document = ReleaseDocument(
-            url=_page_url(site_url, f"releases/{release.version}.html"),
-            release=release,
-            sources=[catalog.sources[s] for s in cited],
+        path = f"{API}/releases/{release.version}.json"
+        # Its sources are looked up only when the release changed; the registry is an input too.
+        files[path] = _made_from.text(
+            path,
+            (release, site_url, *catalog.sources.values()),
+            lambda release=release: _release_document(catalog, release, site_url),
         )
-        files[f"{API}/releases/{release.version}.json"] = _dump(document.model_dump(mode="json"))
     files[f"{API}/releases.json"] = _dump(summaries)
     items = [
         ItemRecord(
@@ -174,10 +201,22 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
         for item in release.items
     ]
     files[f"{API}/items.json"] = _dump(items)
-    files[f"{API}/wheels.json"] = _dump(wheels_document(catalog).model_dump(mode="json"))
+    files[f"{API}/wheels.json"] = _made_from.text(
+        f"{API}/wheels.json", (catalog.pypi,), lambda: _dump(wheels_document(catalog).model_dump(mode="json"))
+    )
     for start, end in all_pairs(catalog):
         files[f"{API}/upgrade/{start}-to-{end}.json"] = _dump(guide_record(catalog, start, end, site_url))
     return files
+
+
+def _release_document(catalog: Catalog, release: Release, site_url: str) -> str:
+    cited = sorted({source_id for _, source_id in cited_sources(release.model_dump(), ())})
+    document = ReleaseDocument(
+        url=_page_url(site_url, f"releases/{release.version}.html"),
+        release=release,
+        sources=[catalog.sources[s] for s in cited],
+    )
+    return _dump(document.model_dump(mode="json"))
 
 
 def guide_record(catalog: Catalog, start: str, end: str, site_url: str) -> dict[str, Any]:
