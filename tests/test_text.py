@@ -6,11 +6,14 @@ Markdown (with attribute lists, raw HTML and tables) and must come out as the sa
 
 from __future__ import annotations
 
+import sys
+import unicodedata
+
 import markdown
 import pytest
 from bs4 import BeautifulSoup
 
-from macros.dataset.text import code_problem, plain_text, text_html, text_problem, visible_text
+from macros.dataset.text import code_problem, control_character, plain_text, text_html, text_problem, visible_text
 
 SITE_MARKDOWN_EXTENSIONS = ["abbr", "admonition", "attr_list", "md_in_html", "tables", "pymdownx.superfences"]
 
@@ -118,6 +121,34 @@ def test_ordinary_text_is_accepted(text: str) -> None:
 def test_code_may_hold_anything_printable_but_no_control_characters() -> None:
     assert code_problem("```\n<script>alert(1)</script>\n{: onclick=x }") is None
     assert "U+0007" in (code_problem("print('\a')") or "")
+
+
+BIDI = {*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C}
+
+
+def refused(char: str, allow_newlines: bool) -> bool:
+    """The rule, character by character: control (Cc) and surrogate (Cs) characters, the line and
+    paragraph separators, the byte-order mark and bidirectional controls; tab and newline where
+    text may run over lines."""
+    if allow_newlines and char in "\n\t":
+        return False
+    special = ord(char) in BIDI or char in "\u2028\u2029\ufeff"
+    return special or unicodedata.category(char) in {"Cc", "Cs"}
+
+
+@pytest.mark.parametrize("allow_newlines", [True, False])
+def test_every_code_point_is_judged_by_the_rule(allow_newlines: bool) -> None:
+    # The check skips clean text with one regex search; it must refuse exactly what the rule does.
+    wrong = [
+        f"U+{point:04X}"
+        for point in range(sys.maxunicode + 1)
+        if (control_character(f"a{chr(point)}b", allow_newlines=allow_newlines) is not None)
+        != refused(chr(point), allow_newlines)
+    ]
+    assert wrong == []
+    assert control_character("ok\u202eevil", allow_newlines=True) == (
+        "the bidirectional control character U+202E (it makes text read other than it is)"
+    )
 
 
 def test_plain_text_keeps_names_and_escapes_quotes() -> None:

@@ -46,8 +46,18 @@ _ATTR_LIST = re.compile(r"\{\s*:|\{\s*[#.][A-Za-z_]|\{[^{}]*=")
 _HTTP = re.compile(r"^https?://[^\s]+$", re.IGNORECASE)
 
 
+#: Every character `control_character` refuses (categories Cc and Cs, line and paragraph
+#: separators, the byte-order mark, bidirectional controls): clean text is passed by one regex
+#: search instead of a lookup per character. tests/test_text.py checks it against the rule.
+_REFUSED = r"\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufeff" + "".join(sorted(_BIDI))
+_ANY_REFUSED = re.compile(f"[{_REFUSED}]")
+_REFUSED_BESIDES_NEWLINES = re.compile(f"(?![\n\t])[{_REFUSED}]")
+
+
 def control_character(text: str, *, allow_newlines: bool) -> str | None:
     """A description of the first control or bidirectional-override character, if any."""
+    if not (_REFUSED_BESIDES_NEWLINES if allow_newlines else _ANY_REFUSED).search(text):
+        return None
     for char in text:
         if char in "\n\t" and allow_newlines:
             continue
