@@ -9,12 +9,16 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDoc
   page registry (`render/pages.py`), and leaves the catalog in `config.extra` for `define_env`.
 - `on_files`: adds each registered page, rendered, as a virtual file (`File.generated`), and the
   JSON API and feed; at priority 50 so that plugins which run later see them. Each page's finished
-  HTML comes back with its Markdown and is kept here, by page, for this build only.
+  HTML comes back with its Markdown and is kept here, by page, for this build only. Under
+  `mkdocs serve --dirty` (`make serve`), it also tells MkDocs which pages changed
+  (`incremental.py`); `on_env`, `on_post_page`, `on_post_build` and `on_build_error` restore the
+  skipped pages, keep what the next rebuild needs, merge the search index, or forget it all.
 - `on_page_content`: puts that finished HTML back, first, so that plugins see each page whole.
 - `on_env`: keeps the theme's compiled templates in memory across `mkdocs serve` rebuilds.
 - `on_pre_page`: dates every page from the data, never from the clock (byte-identical builds).
 - `on_post_page`: drops `autocomplete` from Material's two checkbox toggles (invalid HTML).
-- `on_serve`: swaps MkDocs' polling watcher (0.5 s) for the operating system's file events (writes only).
+- `on_serve`: swaps MkDocs' polling watcher (0.5 s) for the operating system's file events, writes
+  only (reads would start a rebuild loop).
 
 If the site ever leaves MkDocs' hooks, `python -m macros materialize OUT` writes the same pages
 as plain files and a config without hooks (see README, "Exit plan").
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import html
 import logging
+import secrets
 import sys
 from collections.abc import Mapping
 from functools import partial
@@ -154,7 +159,7 @@ def _site_print(files: Files, config: MkDocsConfig, pages: list[GeneratedPage]) 
         config.extra["atlas"],  # the footer
         _banner(_Serving.error) if _Serving.error else None,
         Path(config.config_file_path).read_bytes(),
-        tree_stamp(Path(config.theme.custom_dir or "")) if config.theme.custom_dir else (),
+        tree_stamp(Path(config.theme.custom_dir)) if config.theme.custom_dir else (),
         sorted(file.src_uri for file in files),
         config.site_url,
         config.docs_dir,
@@ -167,11 +172,15 @@ def _macro_page_prints(files: Files, catalog: Catalog) -> dict[str, str]:
     the same macros (in a plain Jinja environment: only a fingerprint, never the page)."""
     macros = {name: partial(render, catalog) for name, render in PAGE_MACROS.items()}
     environment = jinja2.Environment()
-    return {
-        src_uri: fingerprint(environment.from_string(text).render(**macros))
-        for src_uri, text in _hand_written(files).items()
-        if "{{" in text
-    }
+    prints = {}
+    for src_uri, text in _hand_written(files).items():
+        if "{{" not in text and "{%" not in text:
+            continue
+        try:
+            prints[src_uri] = fingerprint(environment.from_string(text).render(**macros))
+        except Exception:  # what the macros plugin accepts and a plain environment does not
+            prints[src_uri] = secrets.token_hex(16)  # never equal to the last build's: rebuilt
+    return prints
 
 
 @event_priority(100)
