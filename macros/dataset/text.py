@@ -51,7 +51,7 @@ _HTTP = re.compile(r"^https?://[^\s]+$", re.IGNORECASE)
 #: search instead of a lookup per character. tests/test_text.py checks it against the rule.
 _REFUSED = r"\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufeff" + "".join(sorted(_BIDI))
 _ANY_REFUSED = re.compile(f"[{_REFUSED}]")
-_REFUSED_BESIDES_NEWLINES = re.compile(f"(?![\n\t])[{_REFUSED}]")
+_REFUSED_BESIDES_NEWLINES = re.compile(rf"(?![\n\t])[{_REFUSED}]")
 
 
 def control_character(text: str, *, allow_newlines: bool) -> str | None:
