@@ -138,8 +138,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, text in machine_files(catalog, site_url, config.site_name).items():
         files.append(File.generated(config, path, content=text))
     if _incremental.active:
-        site_print = _site_print(files, config, pages)
-        _incremental.plan(files, config, site_print, page_prints, _macro_page_prints(files, catalog))
+        hand_written = _hand_written(files)
+        site_print = _site_print(files, config, pages, hand_written)
+        _incremental.plan(files, config, site_print, page_prints, _macro_page_prints(hand_written, catalog))
     return files
 
 
@@ -151,10 +152,10 @@ def _hand_written(files: Files) -> dict[str, str]:
     }
 
 
-def _site_print(files: Files, config: MkDocsConfig, pages: list[GeneratedPage]) -> str:
+def _site_print(files: Files, config: MkDocsConfig, pages: list[GeneratedPage], hand_written: dict[str, str]) -> str:
     """What every page shows or depends on: when it changes, `mkdocs serve` rebuilds them all."""
     return fingerprint(
-        _hand_written(files),
+        hand_written,
         [(page.path, page.title) for page in pages],  # the nav
         config.extra["atlas"],  # the footer
         _banner(_Serving.error) if _Serving.error else None,
@@ -167,13 +168,13 @@ def _site_print(files: Files, config: MkDocsConfig, pages: list[GeneratedPage]) 
     )
 
 
-def _macro_page_prints(files: Files, catalog: Catalog) -> dict[str, str]:
+def _macro_page_prints(hand_written: dict[str, str], catalog: Catalog) -> dict[str, str]:
     """A hand-written page that calls macros changes when their output does: render its text with
     the same macros (in a plain Jinja environment: only a fingerprint, never the page)."""
     macros = {name: partial(render, catalog) for name, render in PAGE_MACROS.items()}
     environment = jinja2.Environment()
     prints = {}
-    for src_uri, text in _hand_written(files).items():
+    for src_uri, text in hand_written.items():
         if "{{" not in text and "{%" not in text:
             continue
         try:

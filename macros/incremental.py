@@ -188,7 +188,7 @@ class IncrementalServe:
             self.site, self.pages, self.search = self._site_planned, self._planned, self._search_planned
 
     def forget(self) -> None:
-        """The build failed: the next one starts from nothing."""
+        """A new command, or a failed build: the next build starts from nothing."""
         self.site, self.pages, self.kept, self.search = None, {}, {}, None
 
 
