@@ -13,6 +13,8 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDoc
   `mkdocs serve --dirty` (`make serve`), it also tells MkDocs which pages changed
   (`incremental.py`); `on_env`, `on_post_page`, `on_post_build` and `on_build_error` restore the
   skipped pages, keep what the next rebuild needs, merge the search index, or forget it all.
+  The cycle collector is paused from `on_config` to here, and what the build keeps is then frozen
+  (`gc.freeze`) until `on_post_build` or `on_build_error`.
 - `on_page_content`: puts that finished HTML back, first, so that plugins see each page whole.
 - `on_env`: keeps the theme's compiled templates in memory across `mkdocs serve` rebuilds.
 - `on_pre_page`: dates every page from the data, never from the clock (byte-identical builds).
@@ -26,6 +28,7 @@ as plain files and a config without hooks (see README, "Exit plan").
 
 from __future__ import annotations
 
+import gc
 import html
 import logging
 import secrets
@@ -108,6 +111,10 @@ def _banner(error: DataError) -> str:
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    # Loading and rendering allocate hundreds of thousands of objects that live until the build
+    # ends; the cycle collector would walk them again and again on the way (0.1 s of a cold
+    # build). Paused here, resumed at the end of on_files (or by on_build_error).
+    gc.disable()
     catalog = _catalog(config)
     config.extra["atlas_catalog"] = catalog
     # Not named `items`: Jinja would find dict.items before the key.
@@ -141,6 +148,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         hand_written = _hand_written(files)
         site_print = _site_print(files, config, pages, hand_written)
         _incremental.plan(files, config, site_print, page_prints, _macro_page_prints(hand_written, catalog))
+    # What is alive now (catalog, rendered pages, imports) stays until the build ends: frozen, the
+    # collector skips it while MkDocs builds the pages. Unfrozen when the build ends, so that
+    # `mkdocs serve` can collect one build's objects during the next.
+    gc.freeze()
+    gc.enable()
     return files
 
 
@@ -246,6 +258,7 @@ def _merge_search_index(config: MkDocsConfig) -> None:
 @event_priority(-100)  # after every plugin wrote its files
 def _remember_this_build(config: MkDocsConfig) -> None:
     _incremental.finish()
+    gc.unfreeze()
 
 
 on_post_build = CombinedEvent(_merge_search_index, _remember_this_build)
@@ -253,6 +266,8 @@ on_post_build = CombinedEvent(_merge_search_index, _remember_this_build)
 
 def on_build_error(error: Exception) -> None:
     _incremental.forget()
+    gc.unfreeze()
+    gc.enable()
 
 
 def on_post_template(output_content: str, template_name: str, config: MkDocsConfig) -> str:

@@ -50,14 +50,21 @@ def test_every_kind_has_one_section_on_release_pages() -> None:
 
 
 def test_release_page_sections_and_anchors() -> None:
-    page = render_release_page(open_catalog(FIXTURE_DATA), "9.1")
-    assert page.finished_html == {}  # a release page is all Markdown, checked and linked by MkDocs
+    catalog = open_catalog(FIXTURE_DATA)
+    page = render_release_page(catalog, "9.1")
     text = page.markdown
     assert text.startswith("# PyTorch 9.1 { #top }")
+    # Headings stay Markdown (table of contents, permalinks); code stays fenced (highlighting).
     assert "### <code>sum</code> of bools returns int64 { #silent-sum }" in text
     assert text.index("## Breaking changes") < text.index("## Deprecations") < text.index("## Sources")
-    assert "silent behaviour change" in text  # the effect badge, in the item body
     assert 'title="Before (9.0)"' in text and 'title="After (9.1)"' in text
+    # Each item's body between them is one block of finished HTML, right under its heading.
+    assert len(page.finished_html) == len(catalog.release("9.1").items)
+    rest = text.partition("### <code>sum</code> of bools returns int64 { #silent-sum }\n\n")[2]
+    marker = rest.split("\n", 1)[0]
+    body = page.finished_html[marker]
+    assert body.startswith('<p><span class="atlas-badges">') and "silent behaviour change" in body
+    assert "silent behaviour change" not in text
 
 
 def test_release_page_cites_numbered_sources_in_order_of_use() -> None:
@@ -73,10 +80,12 @@ def test_unknown_facts_show_their_reason() -> None:
 
 def test_lifecycle_links_both_ways() -> None:
     catalog = open_catalog(FIXTURE_DATA)
-    removed = render_release_page(catalog, "9.2").markdown
-    assert "[deprecated in 9.0](9.0.md#old-flag-deprecated) → **removed in 9.2**" in removed
-    deprecated = render_release_page(catalog, "9.0").markdown
-    assert "**deprecated in 9.0** → [removed in 9.2](9.2.md#old-flag-removed)" in deprecated
+    removed = render_release_page(catalog, "9.2").whole()
+    assert '<a href="9.0.html#old-flag-deprecated">deprecated in 9.0</a> → <strong>removed in 9.2</strong>' in removed
+    deprecated = render_release_page(catalog, "9.0").whole()
+    assert '<strong>deprecated in 9.0</strong> → <a href="9.2.html#old-flag-removed">removed in 9.2</a>' in deprecated
+    # Each field its own paragraph (the announced removal once ran into the lifecycle).
+    assert "<p><strong>Announced removal:</strong> 9.2</p>\n<p><strong>Lifecycle:</strong>" in deprecated
 
 
 def test_release_list_is_newest_first() -> None:

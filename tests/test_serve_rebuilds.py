@@ -18,6 +18,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURE_DATA, copy_project
 from servekit import mkdocs_serve
 
@@ -126,3 +127,40 @@ def test_a_page_that_did_not_change_still_has_its_links_checked(tmp_path: Path) 
             "but the doc 'releases/9.2.md' does not contain an anchor '#fast-path'"
         ) in log.read_text()
         assert REBUILDING.search(log.read_text()), "the failed build was an incremental one"
+
+
+def test_builds_freeze_what_they_keep_and_leave_the_collector_as_they_found_it(tmp_path: Path) -> None:
+    # The hook pauses Python's cycle collector while it loads and renders, then freezes what the
+    # build keeps while MkDocs builds the pages. A server runs build after build in one process:
+    # each build, good or failed, must leave the collector running and nothing frozen, or one
+    # build's objects would never be collected.
+    import gc
+
+    import mkdocs.commands.build as mkdocs_build
+    from mkdocs.config import load_config
+
+    project = copy_project(tmp_path, FIXTURE_DATA)
+    seen: list[tuple[bool, int]] = []
+    build_page = mkdocs_build._build_page
+
+    def watched_build_page(*args: object, **kwargs: object) -> None:
+        seen.append((gc.isenabled(), gc.get_freeze_count()))
+        build_page(*args, **kwargs)
+
+    def build() -> None:
+        mkdocs_build.build(load_config(str(project / "mkdocs.yml"), site_dir=str(tmp_path / "site")))
+
+    mkdocs_build._build_page = watched_build_page
+    try:
+        build()
+        assert seen and all(enabled and frozen > 0 for enabled, frozen in seen)
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+        release = project / "data" / "releases" / "9.1.yaml"
+        release.write_text(release.read_text(encoding="utf-8") + "\n  - [unclosed\n", encoding="utf-8")
+        with pytest.raises(Exception, match="Aborted with a BuildError"):
+            build()
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        mkdocs_build._build_page = build_page
+        gc.enable()
+        gc.unfreeze()

@@ -12,7 +12,10 @@ import unicodedata
 import markdown
 import pytest
 from bs4 import BeautifulSoup
+from hypothesis import given
+from hypothesis import strategies as st
 
+from macros.dataset import text as text_module
 from macros.dataset.text import code_problem, control_character, plain_text, text_html, text_problem, visible_text
 
 SITE_MARKDOWN_EXTENSIONS = ["abbr", "admonition", "attr_list", "md_in_html", "tables", "pymdownx.superfences"]
@@ -149,6 +152,28 @@ def test_every_code_point_is_judged_by_the_rule(allow_newlines: bool) -> None:
     assert control_character("ok\u202eevil", allow_newlines=True) == (
         "the bidirectional control character U+202E (it makes text read other than it is)"
     )
+
+
+def _markup_free_runs(length: int = 300) -> list[str]:
+    """Every code point the shortcut takes, in runs of `length` consecutive ones."""
+    takes = [chr(point) for point in range(sys.maxunicode + 1) if text_module._NO_MARKUP.fullmatch(chr(point))]
+    return ["".join(takes[start : start + length]) for start in range(0, len(takes), length)]
+
+
+def test_text_without_markup_takes_the_shortcut_to_the_same_html() -> None:
+    # Half of all data text has no markup and skips Markdown and the sanitiser: for every code point
+    # the shortcut takes, the result must be what the full conversion gives.
+    runs = _markup_free_runs()
+    assert len(runs) > 3000 and "#" in runs[0] and "é" in runs[0]
+    wrong = [run[:12] for run in runs if text_html(run) != text_module._converted(run)]
+    assert wrong == []
+    assert text_html("x { #id } | a | 1. y") == "x &#123; &#35;id &#125; &#124; a &#124; 1. y"
+
+
+@given(st.text(alphabet=st.sampled_from(list(" \t\n#{}|:=.-+()'\"/%~^$,;?aZ09\u00e9\u4e2d\u2003\u00ad")), max_size=40))
+def test_shortcut_and_full_conversion_agree_on_block_and_table_syntax(text: str) -> None:
+    # Headings, lists, tables, attribute lists and rules are made of these characters.
+    assert text_html(text) == (text_module._converted(text) if text else "")
 
 
 def test_plain_text_keeps_names_and_escapes_quotes() -> None:

@@ -9,9 +9,11 @@ Finished HTML skips Markdown. A template wraps a block that is HTML already in
 `{% filter set_aside %}`: the page's Markdown gets a one-line marker instead, and the block comes
 back with the page as a value (`Rendered.finished_html`), for the edge to put in after MkDocs has
 converted the page (`put_back`). The upgrade guides' change tables, whose rows add up to the cube
-of the releases, go this way: Python's HTML parser would otherwise read every row twice (Markdown's
-block parser, then MkDocs' anchor scan), most of the build at 15 releases. MkDocs does not see
-inside these blocks: their links name the built .html pages, and tests/test_site.py follows them.
+of the releases, and the item bodies of release pages go this way: Markdown's inline parser would
+otherwise read every one (most of a release page's build), and Python's HTML parser every guide
+row twice (Markdown's block parser, then MkDocs' anchor scan), most of the build at 15 releases.
+MkDocs does not see inside these blocks: their links name the built .html pages, and
+tests/test_site.py follows them.
 """
 
 from __future__ import annotations

@@ -85,21 +85,18 @@ def lifecycle_links(catalog: Catalog, item: Item, link: Callable[[str, str], str
     return [(KINDS[step.kind].verb, release.version, link(release.version, step.id)) for release, step in chain]
 
 
-def item_helpers(catalog: Catalog, citations: Citations, *, finished_html: bool, prefix: str) -> dict:
-    """What `item.j2` needs. `prefix` is the path from the page to releases/. Links in Markdown
-    name the .md source, which MkDocs checks and rewrites; links in finished HTML (guide rows)
-    skip MkDocs and so name the built .html page."""
-    suffix = ".html" if finished_html else ".md"
+def item_helpers(catalog: Catalog, citations: Citations, *, prefix: str) -> dict:
+    """What `item.j2` needs. `prefix` is the path from the page to releases/. Items are written in
+    finished HTML, which skips MkDocs, so their links name the built .html pages."""
 
     def link(version: str, anchor: str) -> str:
-        return f"{prefix}{version}{suffix}#{anchor}"
+        return f"{prefix}{version}.html#{anchor}"
 
     def previous_of(item: Item) -> str | None:
         before = catalog.previous(catalog.release_of(item.id))
         return before.version if before else None
 
     return {
-        "cite": lambda ids: cite(citations, ids),
         "cite_html": lambda ids: cite_html(citations, ids),
         "lifecycle": lambda item: lifecycle_links(catalog, item, link),
         "item_link": lambda item, anchor=None: link(catalog.release_of(item.id).version, anchor or item.id),
@@ -153,7 +150,8 @@ def render_release_page(catalog: Catalog, version: str) -> Rendered:
         gpu=gpu_support(release),
         gpu_sources=gpu_sources(release),
         catalog=catalog,
-        **item_helpers(catalog, citations, finished_html=False, prefix=""),
+        cite=lambda ids: cite(citations, ids),
+        **item_helpers(catalog, citations, prefix=""),
         claimants=lambda dispute: ", ".join(
             f"{text_html(catalog.sources[s].publisher)} ({TIERS.label(catalog.sources[s].tier)})" + cite(citations, [s])
             for s in dispute.claimed_by

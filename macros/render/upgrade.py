@@ -37,7 +37,7 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         b_pythons=python_versions(guide.end),
         b_patch=newest_patch(guide.end),
         setup=setup_choices(guide.start, guide.end),
-        **item_helpers(catalog, citations, finished_html=True, prefix="../releases/"),
+        **item_helpers(catalog, citations, prefix="../releases/"),
     )
 
 
