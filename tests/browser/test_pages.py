@@ -172,6 +172,40 @@ def test_copy_link_is_reachable_by_keyboard(context, site_url) -> None:
     assert "atlas-copy" in page.evaluate("document.activeElement.className")
 
 
+LAYOUT_SHIFTS = """() => new Promise(resolve => {
+  let total = 0;
+  new PerformanceObserver(list => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) total += entry.value;
+  }).observe({type: "layout-shift", buffered: true});
+  setTimeout(() => resolve(total), 1500);
+})"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 412, "height": 823}, {"width": 1350, "height": 940}])
+def test_long_pages_lay_out_only_what_is_near_the_screen_without_shifting_it(browser, site_url, viewport) -> None:
+    # Blocks after a page's second section heading are laid out only near the screen
+    # (content-visibility). Those on the first screen must render at once: laid out late, they
+    # would push what the reader already sees.
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(site_url + "releases/2.13.html", wait_until="load")
+    visibility = "el => getComputedStyle(el).contentVisibility"
+    assert page.locator("article > p").first.evaluate(visibility) == "visible"
+    assert page.locator("article > h2 ~ h2 ~ p").last.evaluate(visibility) == "auto"
+    assert page.evaluate(LAYOUT_SHIFTS) < 0.05
+    # A link to one item still lands on it, and every code block, laid out or not, mounted by
+    # Material or not yet, can be reached and scrolled by keyboard.
+    page.goto(site_url + "releases/2.13.html#" + page.locator("article > h2 ~ h2 ~ h3").last.get_attribute("id"))
+    box = page.locator("article > h2 ~ h2 ~ h3").last.bounding_box()
+    assert box is not None and 0 <= box["y"] < viewport["height"] / 2, box
+    assert page.evaluate(
+        "[...document.querySelectorAll('.highlight code')]"
+        ".every(code => code.tabIndex === 0 || code.scrollWidth <= code.clientWidth)"
+    )
+    assert page.locator(".highlight code[tabindex='0']").count() > 0
+    context.close()
+
+
 def test_tables_sort_and_filter(context, site_url) -> None:
     page, watch = open_page(context, site_url + "compare/lifecycle.html")
     rows = page.locator(".atlas-table tbody tr")
