@@ -200,8 +200,5 @@ def tree_stamp(root: Path) -> tuple[tuple[str, int, int], ...]:
     """Every file under `root` by path, mtime and size (the theme overrides, for the site's print)."""
     if not root.is_dir():
         return ()
-    return tuple(
-        (str(path.relative_to(root)), path.stat().st_mtime_ns, path.stat().st_size)
-        for path in sorted(root.rglob("*"))
-        if path.is_file()
-    )
+    files = sorted(path for path in root.rglob("*") if path.is_file())
+    return tuple((str(path.relative_to(root)), (status := path.stat()).st_mtime_ns, status.st_size) for path in files)

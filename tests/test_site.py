@@ -9,6 +9,8 @@ from urllib.parse import unquote, urlparse
 
 from conftest import ROOT, Build
 
+from macros.dataset.text import text_html, visible_text
+from macros.dataset.vocabulary import EFFECTS, KINDS, STATUSES
 from macros.query.catalog import open_catalog
 from macros.query.install import install_variants, newest_patch
 
@@ -250,4 +252,50 @@ def test_a_moved_removal_keeps_its_history_on_the_page(real_site: Build) -> None
     page = real_site.html(f"releases/{release.version}.html")
     heading = page.find(id=item.id)
     line = next(p for p in heading.find_all_next("p") if p.get_text().startswith("Announced removal:"))
-    assert line.get_text(" ", strip=True).startswith("Announced removal: 2.10 (moved: first announced for 2.8)")
+    assert line.get_text() == "Announced removal: 2.10 (moved: first announced for 2.8)"
+
+
+def _read(text: str) -> str:
+    """What a reader sees of a data text field."""
+    return visible_text(text_html(text))
+
+
+def test_every_item_body_reads_as_its_data_field_by_field(real_site: Build) -> None:
+    # Each item's body on its release page, paragraph by paragraph as a reader reads it (visible
+    # text, links by target), against the data: a missing, doubled or merged field fails.
+    catalog = open_catalog(ROOT / "data")
+    for release in catalog.releases:
+        page = real_site.html(f"releases/{release.version}.html")
+        for item in release.items:
+            paragraphs = []
+            for sibling in page.find(id=item.id).find_next_siblings():
+                if sibling.name != "p":
+                    break
+                paragraphs.append(sibling)
+            badges = [STATUSES.label(item.status)] if item.status else []
+            badges += [KINDS.label(item.kind)] + ([EFFECTS.label(item.effect)] if item.effect else []) + [item.area]
+            badges += ["disputed claim"] * len(catalog.disputes_of(item.id))
+            expected = [" ".join(badges), _read(item.summary)]
+            if item.prs:
+                expected.append("Pull requests: " + ", ".join(f"#{pr}" for pr in item.prs) + ".")
+            if item.action:
+                expected.append("What to do: " + _read(item.action))
+            if item.replacement:
+                expected.append("Replacement: " + _read(item.replacement))
+            if item.planned_removal:
+                moved = f" (moved: first announced for {', then '.join(item.planned_removal_earlier)})"
+                expected.append(
+                    f"Announced removal: {item.planned_removal}" + (moved if item.planned_removal_earlier else "")
+                )
+            chain = catalog.lifecycle(item.id)
+            if len(chain) > 1:
+                steps = [f"{KINDS[step.kind].verb} in {where.version}" for where, step in chain]
+                expected.append("Lifecycle: " + " → ".join(steps))
+            seen = [paragraph.get_text() for paragraph in paragraphs]
+            # The summary ends with its citations, one number per source: [1] or [1, 3].
+            cites = re.fullmatch(r"(.*) \[(\d+(?:, \d+)*)\]", seen[1] if len(seen) > 1 else "")
+            assert cites is not None and len(cites.group(2).split(", ")) == len(item.sources), (item.id, seen)
+            assert [seen[0], cites.group(1), *seen[2:]] == expected, item.id
+            if len(chain) > 1:
+                links = [a["href"] for a in paragraphs[-1].find_all("a")]
+                assert links == [f"{where.version}.html#{step.id}" for where, step in chain if step.id != item.id]
