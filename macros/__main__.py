@@ -9,6 +9,9 @@
                                 write the site as plain files and a mkdocs.yml without hooks or
                                 macros (the exit plan off MkDocs hooks; see README)
     python -m macros index      fetch PyPI's file lists into data/pypi.json (the only network use)
+    python -m macros ledger NOTES.md --release X.Y [--notes SOURCE_ID]
+                                write data/ledger/X.Y.yaml: one entry per entry of the notes, to
+                                decide (keeps the decisions of an existing ledger)
     python -m macros scan PATH... --from A --to B [--format text|json|sarif]
                                 find uses of what changed between A and B in Python code
                                 (exit 1 with findings, 0 without, 2 on a usage error)
@@ -19,13 +22,14 @@ Only this module and the edges write files or print.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import NoReturn
 
 from macros.dataset.problems import DataError
 from macros.query.catalog import open_catalog
-from macros.query.coverage import coverage_report
+from macros.query.coverage import coverage_report, ledger_summary
 from macros.tools.materialize import MaterializeError, load_config, materialize
 from macros.tools.permalinks import missing, write_manifest
 from macros.tools.scan import ScanUsageError, as_json, as_sarif, as_text, scan
@@ -39,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["scan"]:
         return _scan(argv[1:])
+    if argv[:1] == ["ledger"]:
+        return _ledger(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m macros", description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=["check", "schema", "coverage", "permalinks", "materialize", "index"])
     parser.add_argument("out", nargs="?", type=Path, help="materialize: the folder to write (new or empty)")
@@ -74,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "check":
         items = sum(len(release.items) for release in catalog.releases)
         print(f"data OK: {len(catalog.releases)} releases, {items} items, {len(catalog.sources)} sources")
+        print(ledger_summary(catalog))
     else:
         print(coverage_report(catalog))
     return 0
@@ -133,6 +140,51 @@ class _OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
+
+
+def _ledger(argv: list[str]) -> int:
+    """The ledger command: writes data/ledger/X.Y.yaml only when the notes parse and any existing
+    ledger loads cleanly; otherwise one message and nothing written."""
+    from macros.dataset.load import load_file
+    from macros.dataset.model import Ledger
+    from macros.tools.ledger import LedgerToolError, build, render
+
+    parser = _OneLineParser(prog="python -m macros ledger", exit_on_error=False)
+    parser.add_argument("notes_file", type=Path, metavar="NOTES.md", help="a local copy of the release notes")
+    parser.add_argument("--release", required=True, metavar="X.Y")
+    parser.add_argument("--notes", dest="source", metavar="SOURCE_ID", help="source id of the notes (notes-X-Y)")
+    parser.add_argument("--data", type=Path, default=ROOT / "data", help=argparse.SUPPRESS)
+    try:
+        args = parser.parse_args(argv)
+    except (argparse.ArgumentError, _UsageError) as error:
+        print(f"python -m macros ledger: error: {error}", file=sys.stderr)
+        return 2
+    except SystemExit as exit_:  # --help
+        return 0 if exit_.code == 0 else 2
+    if not re.fullmatch(r"[0-9]+\.[0-9]+", args.release):
+        print(f"python -m macros ledger: error: --release {args.release!r} is not X.Y", file=sys.stderr)
+        return 2
+    if not args.data.is_dir():
+        print(f"python -m macros ledger: error: {args.data}: no data folder here", file=sys.stderr)
+        return 2
+    target = args.data / "ledger" / f"{args.release}.yaml"
+    previous = None
+    if target.exists():
+        previous, _, problems = load_file(target, Ledger)
+        if problems:
+            print(DataError(problems).report().replace("nothing was built", "nothing was written"), file=sys.stderr)
+            return 1
+    source = args.source or (previous.notes if previous else "notes-" + args.release.replace(".", "-"))
+    try:
+        ledger = build(args.notes_file, args.release, source, previous)
+    except LedgerToolError as error:
+        print(f"python -m macros ledger: error: {error}", file=sys.stderr)
+        return 2
+    target.parent.mkdir(exist_ok=True)
+    target.write_text(render(ledger), encoding="utf-8")
+    decided = sum(1 for entry in ledger.entries if entry.decision)
+    print(f"wrote {target}: {len(ledger.entries)} entries, {decided} decided")
+    return 0
 
 
 def _site_url() -> str:

@@ -149,7 +149,21 @@ def named_pipe(data: Path) -> None:
     os.mkfifo(data / "releases" / "9.3.yaml")
 
 
+def release_with_yml_extension(data: Path) -> None:
+    # Was silently skipped: the release simply vanished from the site.
+    text = (data / "releases" / "9.2.yaml").read_text(encoding="utf-8")
+    (data / "releases" / "9.2.yaml").unlink()
+    (data / "releases" / "9.2.yml").write_text(text, encoding="utf-8")
+
+
+def stray_file_in_ledger_folder(data: Path) -> None:
+    (data / "ledger").mkdir()
+    (data / "ledger" / "9.2.md").write_text("notes\n", encoding="utf-8")
+
+
 FILESYSTEM_CASES = [
+    (release_with_yml_extension, "data/releases/9.2.yml:1:1: (file)", "is not read: releases/ holds only X.Y.yaml"),
+    (stray_file_in_ledger_folder, "data/ledger/9.2.md:1:1: (file)", "is not read: ledger/ holds only X.Y.yaml"),
     (directory_named_like_a_release, "data/releases/9.3.yaml:1:1: (file)", "is a directory"),
     (broken_link, "data/releases/9.3.yaml:1:1: (file)", "broken link"),
     (link_outside_data, "data/releases/9.3.yaml:1:1: (file)", "symbolic link to"),
@@ -173,6 +187,14 @@ def test_file_system_cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make
     matching = [line for line in lines if line.startswith(where + ": ")]
     assert matching, f"expected a line starting with {where!r} in:\n" + "\n".join(lines)
     assert message in matching[0]
+
+
+def test_editor_swap_and_backup_files_are_not_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(FIXTURE_DATA, tmp_path / "data")
+    for name in (".9.2.yaml.swp", "9.2.yaml~", "#9.2.yaml#"):
+        (tmp_path / "data" / "releases" / name).write_text("not: [yaml\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert problems_of(tmp_path / "data") == []
 
 
 def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,6 +9,7 @@ from urllib.parse import unquote, urlparse
 
 from conftest import ROOT, Build
 
+from macros.dataset import wheels
 from macros.dataset.text import text_html, visible_text
 from macros.dataset.vocabulary import EFFECTS, KINDS, STATUSES
 from macros.query.catalog import open_catalog
@@ -33,16 +34,33 @@ def test_nav_lists_releases_newest_first(real_site: Build) -> None:
     soup = real_site.html("index.html")
     labels = [a.get_text(strip=True) for a in soup.select("nav.md-nav--primary a.md-nav__link")]
     versions = [label.removeprefix("PyTorch ") for label in labels if label.startswith("PyTorch ")]
-    assert versions == ["2.13", "2.12", "2.11", "2.10", "2.9", "2.8"]
+    catalog = open_catalog(ROOT / "data")
+    assert versions == [release.version for release in reversed(catalog.releases)]
 
 
 def test_home_page_shows_latest_and_every_release_with_its_date(real_site: Build) -> None:
     soup = real_site.html("index.html")
-    text = soup.get_text(" ", strip=True)
-    assert "Latest release: PyTorch 2.13 , 2026-07-08" in text or "Latest release: PyTorch 2.13, 2026-07-08" in text
-    for version, date in [("2.8", "2025-08-06"), ("2.9", "2025-10-15"), ("2.12", "2026-05-13")]:
-        row = soup.find("a", string=f"PyTorch {version}").find_parent("tr")
-        assert date in row.get_text()
+    text = soup.get_text(" ", strip=True).replace(" ,", ",")
+    catalog = open_catalog(ROOT / "data")
+    latest = catalog.latest
+    assert f"Latest release: PyTorch {latest.version}, {latest.date}" in text
+    for release in catalog.releases:
+        row = soup.find("a", string=f"PyTorch {release.version}").find_parent("tr")
+        assert release.date in row.get_text()
+
+
+def test_home_page_says_what_the_data_covers_and_what_pypi_has(real_site: Build) -> None:
+    """The reader learns how current the site is: the range covered, and the newest torch on PyPI
+    at the snapshot's date (equal to the latest release's, or the check would have failed)."""
+    catalog = open_catalog(ROOT / "data")
+    assert catalog.pypi is not None
+    line = real_site.html("index.html").select_one(".atlas-coverage").get_text(" ", strip=True)
+    newest = wheels.newest(wheels.wheels(catalog.pypi, "torch"))
+    assert newest is not None and newest[0].startswith(catalog.latest.version + ".")
+    assert line == (
+        f"The data covers PyTorch {catalog.releases[0].version} to {catalog.latest.version}; the newest torch on "
+        f"PyPI on {catalog.pypi.fetched} (the date of our snapshot of its file lists): {newest[0]}."
+    )
 
 
 def test_disputed_claims_are_shown_not_stated_as_fact(real_site: Build) -> None:

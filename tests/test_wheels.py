@@ -35,13 +35,15 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "data"
 
 
-def test_refresh_keeps_the_wheels_of_the_versions_the_data_names(data: Path) -> None:
+def test_refresh_keeps_every_torch_from_2_0_and_the_companions_the_data_names(data: Path) -> None:
     target = refresh(open_catalog(data), data, "2030-06-01", fetch=recorded)
     snapshot = json.loads(target.read_text())
     assert snapshot["fetched"] == "2030-06-01" and snapshot["source"] == INDEX
     torch = [entry["file"] for entry in snapshot["packages"]["torch"]]
     assert torch == sorted(torch) and all(name.endswith(".whl") for name in torch)
-    assert not [name for name in torch if name.startswith("torch-8.9.0")]  # no release of the data
+    # Every torch from 2.0 on, in the data or not (so a new release is noticed); nothing older.
+    assert [name for name in torch if name.startswith("torch-8.9.0")] == ["torch-8.9.0-cp310-cp310-win_amd64.whl"]
+    assert not [name for name in torch if name.startswith("torch-1.")]
     assert "torch-9.1.0-2-cp313-cp313-manylinux_2_28_x86_64.whl" in torch  # re-upload kept
     entry = next(e for e in snapshot["packages"]["torch"] if e["file"].startswith("torch-9.1.0-cp312-none-macosx"))
     assert entry == {"file": entry["file"], "uploaded": "2030-01-15T10:00:00Z", "size": 1000, "yanked": True}
@@ -119,3 +121,32 @@ def test_wheels_page_reads_right_against_the_snapshot(real_site: Build) -> None:
     assert grid.cell("2.13.0, Python 3.14t", "Windows amd64") == "yes"
     note = page.select_one(".atlas-wheels-note").get_text(" ", strip=True)
     assert f"taken on {catalog.pypi.fetched}" in note and "download.pytorch.org" in note
+
+
+def test_a_newer_minor_on_pypi_fails_the_check_naming_it(data: Path) -> None:
+    """The data falls behind PyPI: `make check` and every build fail, naming the release, its first
+    upload and what is missing; a patch of a covered release is no problem."""
+    refresh(open_catalog(data), data, "2030-06-01", fetch=recorded)
+    snapshot = json.loads((data / "pypi.json").read_text())
+    newer = [
+        {"file": "torch-9.2.1-cp312-cp312-manylinux_2_28_x86_64.whl", "uploaded": "2030-03-01T00:00:00Z", "size": 1},
+        {"file": "torch-9.3.0-cp312-cp312-manylinux_2_28_x86_64.whl", "uploaded": "2030-05-02T09:00:00Z", "size": 1},
+        {"file": "torch-9.3.0-cp313-cp313-win_amd64.whl", "uploaded": "2030-05-01T10:00:00Z", "size": 1},
+    ]
+    snapshot["packages"]["torch"] += [{**entry, "yanked": False} for entry in newer]
+    (data / "pypi.json").write_text(json.dumps(snapshot, indent=1))
+    with pytest.raises(DataError) as raised:
+        open_catalog(data)
+    behind = [line for line in raised.value.report().splitlines() if "on PyPI since" in line]
+    assert len(behind) == 1
+    assert behind[0].startswith("data/pypi.json:")
+    assert behind[0].endswith("torch 9.3.0 is on PyPI since 2030-05-01 but data/releases has no 9.3")
+
+
+def test_the_real_snapshot_holds_every_torch_minor_up_to_the_newest_release() -> None:
+    catalog = open_catalog(ROOT / "data")
+    assert catalog.pypi is not None
+    torch = wheels.wheels(catalog.pypi, "torch")
+    newest = wheels.newest(torch)
+    assert newest is not None
+    assert wheels.release_key(newest[0])[:2] == catalog.latest.key  # type: ignore[index]

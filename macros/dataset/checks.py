@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from macros.dataset import wheels
 from macros.dataset.load import Loaded
-from macros.dataset.model import PypiSnapshot, Release, SourceRegistry, TopicRegistry, three_part, version_key
+from macros.dataset.model import Ledger, PypiSnapshot, Release, SourceRegistry, TopicRegistry, three_part, version_key
 from macros.dataset.problems import Path as FieldPath
 from macros.dataset.problems import Problem, format_path
 from macros.dataset.vocabulary import TIERS
@@ -26,6 +26,7 @@ class Dataset:
     releases: list[Loaded[Release]]
     topics: Loaded[TopicRegistry] | None = None
     pypi: Loaded[PypiSnapshot] | None = None
+    ledgers: list[Loaded[Ledger]] = field(default_factory=list)
 
     def ordered(self) -> list[Loaded[Release]]:
         return sorted(self.releases, key=lambda loaded: loaded.record.key)
@@ -284,6 +285,70 @@ def releases_agree_with_pypi(data: Dataset) -> Iterator[Problem]:
                     yield _problem(loaded, ("companions", index, "version"), message)
 
 
+def data_is_not_behind_pypi(data: Dataset) -> Iterator[Problem]:
+    """A minor release of torch newer than the newest in data/releases is on PyPI: the site would
+    call an old release the latest. Reported at the first wheel of that release in the snapshot."""
+    if data.pypi is None or not data.releases:
+        return
+    newest = max(loaded.record.key for loaded in data.releases)
+    torch = wheels.wheels(data.pypi.record, "torch")
+    uploads = wheels.first_uploads(torch)
+    missing: dict[tuple[int, int], str] = {}
+    for version, day in uploads.items():
+        key = wheels.release_key(version)
+        if key is None or len(key) < 2 or key[:2] <= newest:
+            continue
+        missing[key[:2]] = min(day, missing.get(key[:2], day))
+    if not missing:
+        return
+    files = data.pypi.record.packages.get("torch", [])  # type: ignore[call-overload]
+    for (major, minor), day in sorted(missing.items()):
+        index = next(
+            (i for i, f in enumerate(files) if f.file.startswith(f"torch-{major}.{minor}.")),
+            0,
+        )
+        first = f"{major}.{minor}.0" if f"{major}.{minor}.0" in uploads else f"{major}.{minor}.x"
+        message = f"torch {first} is on PyPI since {day} but data/releases has no {major}.{minor}"
+        yield _problem(data.pypi, ("packages", "torch", index), message)
+
+
+def ledgers_agree_with_data(data: Dataset) -> Iterator[Problem]:
+    """data/ledger/X.Y.yaml: named after a release in the data, citing a known notes source; each
+    entry once; every decision names an existing item; every PR of a release's items is an entry of
+    its ledger (an item with a PR the notes do not list is either misfiled or its PR is wrong)."""
+    versions = {loaded.record.version: loaded for loaded in data.releases}
+    known_sources = {source.id for source in data.sources.record.sources}
+    item_ids = {item.id for loaded in data.releases for item in loaded.record.items}
+    for ledger in data.ledgers:
+        record = ledger.record
+        if Path(ledger.file).stem != record.release:
+            yield _problem(
+                ledger, ("release",), f"{record.release!r} does not match the file name {Path(ledger.file).stem}.yaml"
+            )
+        if record.release not in versions:
+            yield _problem(ledger, ("release",), f"no data/releases/{record.release}.yaml for this ledger")
+        if record.notes not in known_sources:
+            yield _problem(ledger, ("notes",), f"unknown source {record.notes!r} (add it to data/sources.yaml)")
+        seen: set[tuple[str, str, int]] = set()
+        for index, entry in enumerate(record.entries):
+            place = (entry.section, entry.area, entry.n)
+            if place in seen:
+                where = f"{entry.section} / {entry.area or '(no area)'} #{entry.n}"
+                yield _problem(ledger, ("entries", index, "n"), f"{where} is listed twice")
+            seen.add(place)
+            if entry.item_id is not None and entry.item_id not in item_ids:
+                yield _problem(ledger, ("entries", index, "decision"), f"no item has the id {entry.item_id!r}")
+        loaded = versions.get(record.release)
+        if loaded is None:
+            continue
+        listed = {pr for entry in record.entries for pr in entry.prs}
+        for item_index, item in enumerate(loaded.record.items):
+            for pr_index, pr in enumerate(item.prs):
+                if pr not in listed:
+                    message = f"#{pr} is not an entry of {ledger.file} (cite the notes' PR, or move the item)"
+                    yield _problem(loaded, ("items", item_index, "prs", pr_index), message)
+
+
 RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     one_file_per_version,
     file_name_matches_version,
@@ -296,6 +361,8 @@ RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     platform_is_consistent,
     topics_exist,
     releases_agree_with_pypi,
+    data_is_not_behind_pypi,
+    ledgers_agree_with_data,
 )
 
 

@@ -27,7 +27,7 @@ from pydantic import (
 )
 
 from macros.dataset.text import code_problem, text_problem
-from macros.dataset.vocabulary import CHANGE_KINDS, Effect, Kind, Status, Tier, Verdict
+from macros.dataset.vocabulary import CHANGE_KINDS, NOT_FELT_REASONS, Effect, Kind, Status, Tier, Verdict
 
 # --- vocabularies (wording and order in vocabulary.py) --------------------------------------------
 
@@ -505,6 +505,11 @@ class Release(Record):
     companions: list[CompanionVersion] = []
     items: list[Item] = []
     disputes: list[Dispute] = []
+    limits: Text | None = Field(
+        default=None,
+        description="What the sources could not give for this release (notes or sections that could not be "
+        "read, facts taken from the wheels instead); shown at the top of its page.",
+    )
 
     @property
     def key(self) -> tuple[int, int]:
@@ -527,3 +532,66 @@ def three_part(version: str) -> str:
     """'0.24' -> '0.24.0': the form pip pins and PyPI files carry."""
     parts = version.split(".")
     return ".".join(parts + ["0"] * (3 - len(parts)))
+
+
+# --- ledgers (data/ledger/X.Y.yaml): every entry of a release's notes, decided ---------------------
+
+NOT_FELT_PREFIX = "not-felt: "
+_ITEM_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def _decision(value: str) -> str:
+    if value.startswith(NOT_FELT_PREFIX):
+        reason = value[len(NOT_FELT_PREFIX) :]
+        if reason not in NOT_FELT_REASONS.values:
+            raise ValueError(
+                f"{reason!r} is not a not-felt reason; use one of {', '.join(repr(r) for r in NOT_FELT_REASONS.values)}"
+            )
+        return value
+    if not _ITEM_ID.match(value) or len(value) > 80:
+        raise ValueError(
+            f"{value!r} is neither an item id nor 'not-felt: <reason>' "
+            '(quote it in YAML: decision: "not-felt: internal")'
+        )
+    return value
+
+
+Decision = Annotated[str, AfterValidator(_decision)]
+#: A heading of the notes as a slug: "Backwards Incompatible Changes" -> backwards-incompatible-changes.
+SectionSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=60)]
+#: An area heading as the notes write it ("torch.nn", "Distributed"): one short line.
+AreaHeading = Annotated[str, StringConstraints(pattern=r"^[^\n\r]{0,80}$")]
+
+
+class LedgerEntry(Record):
+    """One entry of the notes (a bullet, or a row of the highlights table) and what we decided."""
+
+    section: SectionSlug
+    area: AreaHeading = Field(description="The area heading the entry sits under, as written; empty for none.")
+    n: Annotated[int, Field(ge=1)] = Field(description="Position of the entry within its section and area.")
+    prs: list[Annotated[int, Field(ge=1)]] = []
+    decision: Decision | None = Field(
+        description="The id of the item that covers the entry, or 'not-felt: <reason>'; null until decided."
+    )
+    note: Text | None = None
+
+    @property
+    def item_id(self) -> str | None:
+        """The covering item's id, or None for an undecided or not-felt entry."""
+        if self.decision is None or self.decision.startswith(NOT_FELT_PREFIX):
+            return None
+        return self.decision
+
+    @property
+    def not_felt(self) -> str | None:
+        if self.decision is None or not self.decision.startswith(NOT_FELT_PREFIX):
+            return None
+        return self.decision[len(NOT_FELT_PREFIX) :]
+
+
+class Ledger(Record):
+    """data/ledger/X.Y.yaml: every entry of the official notes of release X.Y, decided."""
+
+    release: Version
+    notes: Slug = Field(description="Source id of the notes the entries were read from.")
+    entries: Annotated[list[LedgerEntry], Field(min_length=1)]

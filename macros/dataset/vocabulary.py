@@ -119,6 +119,23 @@ VERDICTS = Vocabulary(
     ),
 )
 
+NotFeltReason = Literal["internal", "ci", "docs", "new-api", "faster", "fix", "developer", "duplicate", "reverted"]
+#: Why an entry of the notes needs no item (a ledger's `decision: "not-felt: <reason>"`).
+NOT_FELT_REASONS = Vocabulary(
+    "not-felt reason",
+    (
+        Term("internal", "internal refactor or private API", "is internal", "atlas-notfelt-internal"),
+        Term("ci", "CI, tests or PyTorch's own build", "is CI", "atlas-notfelt-ci"),
+        Term("docs", "documentation only", "is documentation", "atlas-notfelt-docs"),
+        Term("new-api", "new and opt-in; nothing existing changes", "is opt-in", "atlas-notfelt-new-api"),
+        Term("faster", "faster or leaner, same behaviour", "is faster", "atlas-notfelt-faster"),
+        Term("fix", "a failure in a narrow case now works", "is fixed", "atlas-notfelt-fix"),
+        Term("developer", "only for developers of PyTorch or backends", "is for developers", "atlas-notfelt-developer"),
+        Term("duplicate", "the same change as another entry", "is a duplicate", "atlas-notfelt-duplicate"),
+        Term("reverted", "reverted or not in the wheels", "was reverted", "atlas-notfelt-reverted"),
+    ),
+)
+
 #: Each vocabulary with the Literal type the model validates against.
 ALL: tuple[tuple[Vocabulary, object], ...] = (
     (KINDS, Kind),
@@ -126,6 +143,7 @@ ALL: tuple[tuple[Vocabulary, object], ...] = (
     (STATUSES, Status),
     (TIERS, Tier),
     (VERDICTS, Verdict),
+    (NOT_FELT_REASONS, NotFeltReason),
 )
 
 

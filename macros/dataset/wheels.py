@@ -81,3 +81,28 @@ def key(python: str) -> tuple[int, int, int]:
     """Sort '3.9' < '3.10' < '3.13' < '3.13t'."""
     major, minor = python.rstrip("t").split(".")
     return (int(major), int(minor), python.endswith("t"))
+
+
+def first_uploads(all_wheels: Iterable[Wheel]) -> dict[str, str]:
+    """Version -> the day its first wheel was uploaded (YYYY-MM-DD), for every version listed."""
+    first: dict[str, str] = {}
+    for wheel in all_wheels:
+        day = wheel.file.uploaded[:10]
+        if wheel.version not in first or day < first[wheel.version]:
+            first[wheel.version] = day
+    return first
+
+
+def release_key(version: str) -> tuple[int, ...] | None:
+    """'2.15.0' -> (2, 15, 0); None for a version that is not plain numbers (a pre-release)."""
+    parts = version.split(".")
+    return tuple(int(part) for part in parts) if all(part.isdigit() for part in parts) else None
+
+
+def newest(all_wheels: Iterable[Wheel]) -> tuple[str, str] | None:
+    """(version, first upload day) of the newest final release in the snapshot."""
+    uploads = {v: day for v, day in first_uploads(all_wheels).items() if release_key(v) is not None}
+    if not uploads:
+        return None
+    version = max(uploads, key=lambda v: release_key(v) or ())
+    return version, uploads[version]

@@ -19,6 +19,7 @@ from macros.dataset.load import Loaded, Model, Positions, display_name, load_fil
 from macros.dataset.model import (
     Dispute,
     Item,
+    Ledger,
     PypiSnapshot,
     Release,
     Source,
@@ -39,6 +40,7 @@ class Catalog:
     reviewed: str | None = None
     topics: dict[str, Topic] = field(default_factory=dict)
     pypi: PypiSnapshot | None = None  # data/pypi.json, when `make index` has written it
+    ledgers: dict[str, Ledger] = field(default_factory=dict)  # release -> data/ledger/X.Y.yaml
     # Answers computed from this catalog, kept as long as it lives (one build, or until the data
     # changes under `mkdocs serve`): an upgrade guide is computed once for its page and its JSON.
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -151,16 +153,49 @@ def _load(path: Path, model: type[Model]) -> tuple[Model | None, Positions, list
 PYPI_SNAPSHOT = "pypi.json"
 
 
+#: Folders of data/ whose every file the loader reads: a file it would not read (a `2.14.yml`) is
+#: an error, so that no release or ledger vanishes from the site in silence.
+RELEASES_DIR = "releases"
+LEDGER_DIR = "ledger"
+
+
+def _is_editor_file(name: str) -> bool:
+    """Editors' swap and backup files (`.2.14.yaml.swp`, `2.14.yaml~`, `#2.14.yaml#`) come and go
+    while a contributor types under `make serve`; they are not data."""
+    return name.startswith((".", "#")) or name.endswith("~")
+
+
+def folder_files(folder: Path) -> list[Path]:
+    """Every entry of a data folder but editors' files, sorted; [] when the folder is absent."""
+    try:
+        return sorted(p for p in folder.iterdir() if not _is_editor_file(p.name))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
 def data_files(data_dir: Path) -> list[Path]:
     registries = [data_dir / "sources.yaml", data_dir / "topics.yaml", data_dir / PYPI_SNAPSHOT]
-    return [*registries, *sorted((data_dir / "releases").glob("*.yaml"))]
+    return [*registries, *folder_files(data_dir / RELEASES_DIR), *folder_files(data_dir / LEDGER_DIR)]
+
+
+def _unread(paths: list[Path], folder: str) -> tuple[list[Path], list[Problem]]:
+    """The YAML files of a folder, and a problem for every other entry in it."""
+    read, problems = [], []
+    for path in paths:
+        if path.suffix == ".yaml":
+            read.append(path)
+            continue
+        hint = f"rename it to {path.stem}.yaml" if path.suffix in {".yml", ".YAML", ".yaml.txt"} else "move it out"
+        message = f"is not read: {folder}/ holds only X.Y.yaml files ({hint})"
+        problems.append(Problem(display_name(path), 1, 1, "(file)", message))
+    return read, problems
 
 
 def open_catalog(data_dir: Path) -> Catalog:
     """Load, validate and check `data_dir` once; raise DataError listing every problem."""
     data_dir = data_dir.resolve()
     files = data_files(data_dir)
-    stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in files if p.exists())
+    stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files if p.exists())
     cached = _cache.get(data_dir)
     if cached and cached[0] == stamp:
         return cached[1]
@@ -194,7 +229,8 @@ def _load_catalog(data_dir: Path) -> Catalog:
         topics, topic_positions, found = _load(topics_path, TopicRegistry)
         problems += found
     releases: list[Loaded[Release]] = []
-    release_paths = sorted((data_dir / "releases").glob("*.yaml"))
+    release_paths, found = _unread(folder_files(data_dir / RELEASES_DIR), RELEASES_DIR)
+    problems += found
     if not release_paths:
         where = display_name(data_dir / "releases")
         problems.append(Problem(where, 1, 1, "(file)", "holds no release files (X.Y.yaml); add at least one"))
@@ -207,6 +243,18 @@ def _load_catalog(data_dir: Path) -> Catalog:
         problems += found
         if release is not None:
             releases.append(Loaded(display_name(path), release, release_positions))
+    ledgers: list[Loaded[Ledger]] = []
+    ledger_paths, found = _unread(folder_files(data_dir / LEDGER_DIR), LEDGER_DIR)
+    problems += found
+    for path in ledger_paths:
+        outside = _link_outside(path, data_dir)
+        if outside:
+            problems.append(Problem(display_name(path), 1, 1, "(file)", outside))
+            continue
+        ledger, ledger_positions, found = _load(path, Ledger)
+        problems += found
+        if ledger is not None:
+            ledgers.append(Loaded(display_name(path), ledger, ledger_positions))
     pypi_path = data_dir / PYPI_SNAPSHOT
     pypi: Loaded[PypiSnapshot] | None = None
     if pypi_path.exists():
@@ -216,7 +264,7 @@ def _load_catalog(data_dir: Path) -> Catalog:
             pypi = Loaded(display_name(pypi_path), snapshot, pypi_positions)
     if registry is not None and topics is not None:
         topic_file = Loaded(display_name(topics_path), topics, topic_positions) if topic_positions else None
-        dataset = Dataset(Loaded(display_name(sources_path), registry, positions), releases, topic_file, pypi)
+        dataset = Dataset(Loaded(display_name(sources_path), registry, positions), releases, topic_file, pypi, ledgers)
         problems += run_checks(dataset)
     if problems:
         raise DataError(problems)
@@ -228,4 +276,5 @@ def _load_catalog(data_dir: Path) -> Catalog:
         registry.reviewed,
         {topic.id: topic for topic in topics.topics},
         pypi.record if pypi else None,
+        {loaded.record.release: loaded.record for loaded in ledgers},
     )

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import get_args
 
-from macros.dataset.model import Cited, Kind, Release
+from macros.dataset.model import Cited, Kind, Ledger, Release
+from macros.dataset.vocabulary import NOT_FELT_REASONS
 from macros.query.catalog import Catalog
 
 KINDS: tuple[str, ...] = get_args(Kind)
@@ -50,4 +51,49 @@ def coverage_report(catalog: Catalog) -> str:
     lines.append("felt elsewhere: changes users feel (an effect) that are not breaking, deprecation or removal items.")
     lines.append("")
     lines.append("Unknown facts (shown on the pages with these reasons):" if notes else "No unknown facts.")
-    return "\n".join(lines + notes)
+    return "\n".join([*lines, *notes, "", *ledger_report(catalog)])
+
+
+def ledger_progress(ledger: Ledger) -> tuple[int, int, dict[str, tuple[int, int]]]:
+    """(decided, total, {section: (decided, total)}) in the notes' order of sections."""
+    sections: dict[str, tuple[int, int]] = {}
+    for entry in ledger.entries:
+        done, total = sections.get(entry.section, (0, 0))
+        sections[entry.section] = (done + (entry.decision is not None), total + 1)
+    decided = sum(done for done, _ in sections.values())
+    return decided, len(ledger.entries), sections
+
+
+def ledger_summary(catalog: Catalog) -> str:
+    """One line for `make check`: how much of each ledger is decided."""
+    if not catalog.ledgers:
+        return "ledgers: none"
+    parts = []
+    for release in catalog.releases:
+        if release.version in catalog.ledgers:
+            decided, total, _ = ledger_progress(catalog.ledgers[release.version])
+            parts.append(
+                f"{release.version} {decided}/{total}" + ("" if decided == total else f" ({total - decided} undecided)")
+            )
+    return "ledgers (notes entries decided): " + ", ".join(parts)
+
+
+def ledger_report(catalog: Catalog) -> list[str]:
+    """Per release: entries of the notes decided, per section; and what the decisions were."""
+    lines = ["Ledgers (data/ledger/X.Y.yaml: every entry of the notes decided):"]
+    for release in catalog.releases:
+        ledger = catalog.ledgers.get(release.version)
+        if ledger is None:
+            lines.append(f"  {release.version}: no ledger")
+            continue
+        decided, total, sections = ledger_progress(ledger)
+        per_section = ", ".join(f"{name} {done}/{count}" for name, (done, count) in sections.items())
+        lines.append(f"  {release.version}: {decided} of {total} entries decided ({per_section})")
+        covered = sum(1 for entry in ledger.entries if entry.item_id)
+        reasons = Counter(entry.not_felt for entry in ledger.entries if entry.not_felt)
+        not_felt = ", ".join(f"{NOT_FELT_REASONS.label(r)} {reasons[r]}" for r in NOT_FELT_REASONS.values if reasons[r])
+        lines.append(
+            f"      covered by an item: {covered}; not felt: {sum(reasons.values())}"
+            + (f" ({not_felt})" if not_felt else "")
+        )
+    return lines

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from macros.dataset import wheels
 from macros.query.catalog import Catalog
 from macros.render.markdown import render_markdown
 
 
 def render_latest_release(catalog: Catalog) -> str:
-    return render_markdown("latest.md.j2", release=catalog.latest, catalog=catalog)
+    newest = wheels.newest(wheels.wheels(catalog.pypi, "torch")) if catalog.pypi else None
+    return render_markdown(
+        "latest.md.j2",
+        release=catalog.latest,
+        catalog=catalog,
+        first=catalog.releases[0],
+        pypi_newest=newest[0] if newest else None,
+        pypi_fetched=catalog.pypi.fetched if catalog.pypi else None,
+    )
 
 
 def render_release_list(catalog: Catalog, prefix: str = "releases/") -> str:

@@ -1,6 +1,7 @@
 """`make index`: the one command that uses the network. It asks PyPI's JSON simple API (PEP 691)
 for every published file of torch and its companions and writes `data/pypi.json`: wheels only,
-for the versions the data names, with file name, upload time, size and whether it was yanked
+of every torch release from 2.0 on (so that a new release is noticed) and of the companion versions
+the data names, with file name, upload time, size and whether it was yanked
 (tags come from the file name). Sorted and compact, so a refresh diffs cleanly; builds and
 checks read the committed snapshot and stay offline.
 """
@@ -12,6 +13,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from packaging.version import InvalidVersion, Version
 
 from macros.dataset.model import PypiSnapshot, WheelFile, three_part
 from macros.query.catalog import PYPI_SNAPSHOT, Catalog
@@ -33,11 +36,12 @@ def urllib_fetch(url: str, accept: str) -> bytes:
 
 
 def wanted_versions(catalog: Catalog) -> dict[str, set[str]]:
-    """Per package, the versions worth keeping: every torch X.Y.* of a release in the data, and
-    each companion version the data pins (as written and as X.Y.Z)."""
+    """Per package, the versions worth keeping: every torch from 2.0 on, whether the data has its
+    release or not (`make check` reports a newer minor the data lacks), and each companion version
+    the data pins (as written and as X.Y.Z)."""
     wanted: dict[str, set[str]] = {name: set() for name in PACKAGES}
+    wanted["torch"].add(TORCH_SINCE)
     for release in catalog.releases:
-        wanted["torch"].add(release.version + ".*")
         for companion in release.companions:
             for version in (companion.version, *companion.with_patches.values()):
                 if version:
@@ -49,8 +53,21 @@ def _version_of(filename: str) -> str:
     return filename.split("-")[1]
 
 
+#: Every torch version from this one on is kept.
+TORCH_SINCE = ">=2.0"
+
+
 def _keep(version: str, wanted: set[str]) -> bool:
-    return any(version == w or (w.endswith(".*") and version.startswith(w[:-1])) for w in wanted)
+    for w in wanted:
+        if w.startswith(">="):
+            try:
+                if Version(version) >= Version(w[2:]):
+                    return True
+            except InvalidVersion:
+                continue
+        elif version == w or (w.endswith(".*") and version.startswith(w[:-1])):
+            return True
+    return False
 
 
 def compact(project: dict[str, Any], wanted: set[str]) -> list[WheelFile]:

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from macros import ROOT
-from macros.dataset.model import Release, SourceRegistry, TopicRegistry
+from macros.dataset.model import Ledger, Release, SourceRegistry, TopicRegistry
 from macros.render.api import api_schemas
 
 API_SCHEMA_DIR = ROOT / "docs" / "api" / "v1" / "schema"
@@ -20,6 +20,7 @@ SCHEMAS = {
     "release.schema.json": Release,
     "sources.schema.json": SourceRegistry,
     "topics.schema.json": TopicRegistry,
+    "ledger.schema.json": Ledger,
 }
 
 

@@ -1,0 +1,203 @@
+"""`python -m macros ledger NOTES.md --release X.Y`: the skeleton of a release's ledger.
+
+Reads a local copy of the official release notes (the GitHub release text as Markdown, saved by
+the contributor, never committed) and lists every entry: each top-level bullet of every section,
+and each row of the Highlights table. An entry keeps its section, its area heading, its position
+within that area and the PR numbers it cites, never its sentences. `decision` starts empty; a
+person who read the entry fills it. Running the tool again keeps every decision already taken for
+an entry that is still there (same section, area and PRs), so a corrected copy of the notes can
+be read again without losing work.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from macros.dataset.model import Ledger, LedgerEntry
+
+#: The sections of PyTorch's notes, by their slug; other top-level headings (the page title) are
+#: not sections. Spelling varies between releases ("Backward incompatible changes", "Bug Fixes").
+SECTION_ALIASES: dict[str, str] = {
+    "highlights": "highlights",
+    "tracked-regressions": "tracked-regressions",
+    "backwards-incompatible-changes": "backwards-incompatible-changes",
+    "backward-incompatible-changes": "backwards-incompatible-changes",
+    "bc-breaking": "backwards-incompatible-changes",
+    "deprecations": "deprecations",
+    "new-features": "new-features",
+    "improvements": "improvements",
+    "bug-fixes": "bug-fixes",
+    "performance": "performance",
+    "documentation": "documentation",
+    "developers": "developers",
+    "security": "security",
+}
+_HEADING = re.compile(r"^(#{1,4})\s+(.*?)\s*#*\s*$")
+_BULLET = re.compile(r"^[-*+]\s+\S")
+_NESTED_BULLET = re.compile(r"^\s{1,8}[-*+]\s+\S")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.IGNORECASE | re.DOTALL)
+#: "(#12345)", "#12345", "[#12345](https://github.com/pytorch/pytorch/pull/12345)", ".../pull/12345".
+_PR = re.compile(r"(?:(?<![\w/&])#|/pytorch/pytorch/pull/)([0-9]{4,7})\b")
+
+
+class LedgerToolError(Exception):
+    """A problem with the command's input, said in one line."""
+
+
+@dataclass
+class _Entry:
+    section: str
+    area: str
+    prs: list[int]
+
+
+def slug(heading: str) -> str:
+    text = re.sub(r"<[^>]+>|[`*_\[\]]", "", heading).strip().lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def prs_in(text: str) -> list[int]:
+    """PR numbers in order of first mention."""
+    found: list[int] = []
+    for match in _PR.finditer(text):
+        number = int(match.group(1))
+        if number not in found:
+            found.append(number)
+    return found
+
+
+def _area_of(heading: str) -> str:
+    text = re.sub(r"<[^>]+>|[*_]", "", heading).strip()
+    return text.replace("`", "")[:80]
+
+
+def parse_notes(text: str) -> list[LedgerEntry]:
+    """Every entry of the notes, in order, numbered within its section and area."""
+    raw = list(_entries(text))
+    numbered, counters = [], {}
+    for entry in raw:
+        key = (entry.section, entry.area)
+        counters[key] = counters.get(key, 0) + 1
+        numbered.append(
+            LedgerEntry(section=entry.section, area=entry.area, n=counters[key], prs=entry.prs, decision=None)
+        )
+    return numbered
+
+
+def _entries(text: str) -> Iterator[_Entry]:
+    section: str | None = None
+    area, subarea = "", ""
+    in_fence = False
+    current: _Entry | None = None
+    table: list[str] = []
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            level, title = len(heading.group(1)), heading.group(2)
+            if current:
+                yield current
+                current = None
+            if level == 1 or slug(title) in SECTION_ALIASES:
+                if table:
+                    yield from _table_rows(section, table)
+                    table = []
+                known = SECTION_ALIASES.get(slug(title))
+                section = known or (slug(title) if section else None)
+                area, subarea = "", ""
+            elif level == 2:
+                area, subarea = _area_of(title), ""
+            else:
+                subarea = _area_of(title)
+            continue
+        if section is None:
+            continue
+        if section == "highlights" and "<t" in line.lower():
+            table.append(line)
+            continue
+        if _BULLET.match(line):
+            if current:
+                yield current
+            where = f"{area} / {subarea}" if area and subarea else (area or subarea)
+            current = _Entry(section, where[:80], prs_in(line))
+        elif current and _NESTED_BULLET.match(line):
+            current.prs += [pr for pr in prs_in(line) if pr not in current.prs]
+    if current:
+        yield current
+    if table:
+        yield from _table_rows(section, table)
+
+
+def _table_rows(section: str | None, lines: list[str]) -> Iterator[_Entry]:
+    for row in _ROW.findall("\n".join(lines)):
+        if "<td" in row.lower():
+            yield _Entry(section or "highlights", "", prs_in(row))
+
+
+def merge(fresh: list[LedgerEntry], previous: Ledger | None) -> list[LedgerEntry]:
+    """Carry decisions over from the previous ledger to the same entries (section, area, PRs; for
+    entries without PRs, also the position)."""
+    if previous is None:
+        return fresh
+    taken: dict[tuple, list[LedgerEntry]] = {}
+    for old in previous.entries:
+        taken.setdefault(_identity(old), []).append(old)
+    merged = []
+    for entry in fresh:
+        candidates = taken.get(_identity(entry))
+        if candidates:
+            old = candidates.pop(0)
+            entry = entry.model_copy(update={"decision": old.decision, "note": old.note})
+        merged.append(entry)
+    return merged
+
+
+def _identity(entry: LedgerEntry) -> tuple:
+    return (entry.section, entry.area, tuple(entry.prs)) if entry.prs else (entry.section, entry.area, entry.n)
+
+
+def render(ledger: Ledger) -> str:
+    """One entry per line, in the notes' order: a reviewer reads decisions as a list."""
+    lines = [
+        "# yaml-language-server: $schema=../schema/ledger.schema.json",
+        f"# The ledger of the PyTorch {ledger.release} release notes: every entry of the notes, decided.",
+        '# decision: the id of the item that covers the entry, or "not-felt: <reason>" (data/README.md).',
+        "# Written by `python -m macros ledger`; decisions are ours, entries follow the notes' order.",
+        f'release: "{ledger.release}"',
+        f"notes: {ledger.notes}",
+        "entries:",
+    ]
+    for entry in ledger.entries:
+        fields = [
+            f"section: {entry.section}",
+            f"area: {json.dumps(entry.area)}",
+            f"n: {entry.n}",
+            f"prs: [{', '.join(str(pr) for pr in entry.prs)}]",
+            f"decision: {json.dumps(entry.decision) if entry.decision else 'null'}",
+        ]
+        if entry.note:
+            fields.append(f"note: {json.dumps(entry.note, ensure_ascii=False)}")
+        lines.append("  - {" + ", ".join(fields) + "}")
+    return "\n".join(lines) + "\n"
+
+
+def build(notes_path: Path, release: str, notes_source: str, previous: Ledger | None) -> Ledger:
+    try:
+        text = notes_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise LedgerToolError(f"{notes_path}: cannot be read as UTF-8 text ({error})") from None
+    fresh = parse_notes(text)
+    if not fresh:
+        raise LedgerToolError(
+            f"{notes_path}: no entries found (expected the notes' Markdown: '# Section' headings with '- ' bullets)"
+        )
+    return Ledger(release=release, notes=notes_source, entries=merge(fresh, previous))
