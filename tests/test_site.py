@@ -63,6 +63,25 @@ def test_home_page_says_what_the_data_covers_and_what_pypi_has(real_site: Build)
     )
 
 
+def test_what_the_sources_could_not_give_is_said_at_the_top_of_the_page(real_site: Build) -> None:
+    """A release without notes (2.15 was published without any we could read) says so before its
+    first section, in the words of its `limits`; a release with no limits has no such box."""
+    catalog = open_catalog(ROOT / "data")
+    limited = [release for release in catalog.releases if release.limits]
+    assert limited, "no release records limits: this test would prove nothing"
+    for release in catalog.releases:
+        article = real_site.html(f"releases/{release.version}.html").select_one("article")
+        boxes = [box for box in article.select(".admonition.note") if "could not tell us" in box.get_text()]
+        if not release.limits:
+            assert not boxes, release.version
+            continue
+        assert len(boxes) == 1, release.version
+        said = " ".join(visible_text(text_html(release.limits)).split())
+        assert said in " ".join(boxes[0].get_text().split()), release.version
+        first_section = article.find("h2")
+        assert boxes[0].sourceline < first_section.sourceline, release.version
+
+
 def test_disputed_claims_are_shown_not_stated_as_fact(real_site: Build) -> None:
     soup = real_site.html("releases/2.12.html")
     box = soup.select_one(".admonition.warning")

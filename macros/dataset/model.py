@@ -261,10 +261,12 @@ class MacosSupport(Cited):
 
 
 class CppSupport(Cited):
-    headers: Literal["C++17", "C++20"] | None = Field(
+    headers: Literal["C++14", "C++17", "C++20"] | None = Field(
         description="Standard needed to include the headers (extensions)."
     )
-    source_build: Literal["C++17", "C++20"] | None = Field(description="Standard needed to build PyTorch from source.")
+    source_build: Literal["C++14", "C++17", "C++20"] | None = Field(
+        description="Standard needed to build PyTorch from source."
+    )
 
 
 class ArchitectureDrop(Record):
