@@ -135,3 +135,41 @@ def test_tables_agree_with_the_json_api(real_site: Build) -> None:
         assert facts.cell(version, "Released") == api["date"]
         commits = api["stats"]["commits"]
         assert facts.cell(version, "Commits") == (f"{commits:,}" if commits else "unknown")
+
+
+def _tag_floor(files: list[str], pattern: str) -> list[str]:
+    """Independent of the code under test: the distinct lowest versions named by the tags that
+    match `pattern` (groups: major, minor), as 'M.m', lowest first."""
+    import re
+
+    floors = set()
+    for name in files:
+        found = [(int(a), int(b)) for a, b in re.findall(pattern, name)]
+        if found:
+            floors.add(min(found))
+    return [f"{a}.{b}" for a, b in sorted(floors)]
+
+
+def test_platform_facts_read_from_the_wheel_tags(real_site: Build, catalog: Catalog) -> None:
+    """The glibc and macOS rows of every release page say what PyPI's wheel tags for X.Y.0 say."""
+    assert catalog.pypi is not None
+    legacy = {"manylinux1": "2_5", "manylinux2010": "2_12", "manylinux2014": "2_17"}
+    for release in catalog.releases:
+        names = [
+            f.file
+            for f in catalog.pypi.packages["torch"]  # type: ignore[index]
+            if f.file.startswith(f"torch-{release.version}.0-") and not f.yanked
+        ]
+        for old, new in legacy.items():
+            names = [name.replace(f"{old}_", f"manylinux_{new}_") for name in names]
+        page = real_site.html(f"releases/{release.version}.html")
+        platform = read_table(page.find(id="platform-support").find_next("table"))
+        column = f"PyTorch {release.version}"
+        glibc = _tag_floor(names, r"manylinux_(\d+)_(\d+)_x86_64")
+        said = platform.cell("glibc the Linux x86_64 wheel tags ask for (PyPI)", column)
+        assert said.startswith(f"glibc {glibc[0]} or newer" if len(glibc) == 1 else f"glibc {glibc[0]} ("), release
+        macos = platform.cell("macOS wheels (PyPI)", column)
+        intel = _tag_floor(names, r"macosx_(\d+)_(\d+)_x86_64")
+        assert ("Intel: no wheels" in macos) == (not intel), release.version
+        arm = _tag_floor(names, r"macosx_(\d+)_(\d+)_arm64")
+        assert macos.startswith(f"Apple silicon: macOS {arm[0]}"), release.version

@@ -122,15 +122,22 @@ def sources_exist(data: Dataset) -> Iterator[Problem]:
 
 #: Sources the site cites by itself, for facts that are NVIDIA's rather than the data's (which
 #: compute capability a GPU has; which machine code runs on it): query/gpu.py.
-SITE_CITED_SOURCES: tuple[str, ...] = ("nvidia-cuda-gpus", "nvidia-cuda-compatibility")
+#: The source of every platform fact read from the package index snapshot.
+PYPI_SOURCE = "pypi-index"
+GPU_TABLE_SOURCES: tuple[str, ...] = ("nvidia-cuda-gpus", "nvidia-cuda-compatibility")
+#: Source id -> what cites it.
+SITE_CITED_SOURCES: dict[str, str] = {
+    **dict.fromkeys(GPU_TABLE_SOURCES, "the GPU tables"),
+    PYPI_SOURCE: "the platform facts read from the wheels",
+}
 
 
 def site_cited_sources_exist(data: Dataset) -> Iterator[Problem]:
     """The sources the pages cite without the data naming them are in data/sources.yaml."""
     known = {source.id for source in data.sources.record.sources}
-    for source_id in SITE_CITED_SOURCES:
+    for source_id, cited_by in SITE_CITED_SOURCES.items():
         if source_id not in known:
-            message = f"the GPU tables cite {source_id!r}, which data/sources.yaml lacks: add it back"
+            message = f"{cited_by} cite {source_id!r}, which data/sources.yaml lacks: add it back"
             yield _problem(data.sources, ("sources",), message)
 
 

@@ -69,6 +69,7 @@ DisputedField = Literal[
     "platform.macos",
     "platform.cpp",
     "platform.architectures_dropped",
+    "platform.wheels",
     "companions.torchvision",
     "companions.torchaudio",
     "companions.torchao",

@@ -4,7 +4,7 @@ platform, when they were uploaded. Wheel names are parsed by `packaging` (the li
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -17,6 +17,7 @@ PLATFORMS: tuple[tuple[str, str, str], ...] = (  # label, a word of the tag, its
     ("Linux x86_64", "linux", "x86_64"),
     ("Linux aarch64", "linux", "aarch64"),
     ("macOS arm64", "macosx", "arm64"),
+    ("macOS x86_64", "macosx", "x86_64"),
     ("Windows amd64", "win", "amd64"),
 )
 
@@ -29,6 +30,7 @@ class Wheel:
     build: str  # "" or the build tag of a re-upload ("2", "3")
     pythons: frozenset[str]  # "3.13", "3.13t"
     platforms: frozenset[str]  # labels of PLATFORMS
+    platform_tags: frozenset[str] = frozenset()  # as written: manylinux_2_28_x86_64, macosx_11_0_arm64
 
 
 def python_of(interpreter: str, abi: str) -> str | None:
@@ -62,6 +64,7 @@ def _parse(file: WheelFile) -> Wheel | None:
         "".join(str(part) for part in build),
         frozenset(p for p in pythons if p),
         frozenset(p for p in platforms if p),
+        frozenset(tag.platform for tag in tags),
     )
 
 
@@ -106,3 +109,40 @@ def newest(all_wheels: Iterable[Wheel]) -> tuple[str, str] | None:
         return None
     version = max(uploads, key=lambda v: release_key(v) or ())
     return version, uploads[version]
+
+
+#: The legacy manylinux names and the glibc they stand for (PEP 513, 571, 599).
+_LEGACY_MANYLINUX = {"manylinux1": (2, 5), "manylinux2010": (2, 12), "manylinux2014": (2, 17)}
+
+
+def glibc_of(tag: str) -> tuple[int, int] | None:
+    """manylinux_2_28_x86_64 -> (2, 28); manylinux2014_x86_64 -> (2, 17); not Linux -> None."""
+    for legacy, glibc in _LEGACY_MANYLINUX.items():
+        if tag.startswith(legacy + "_"):
+            return glibc
+    parts = tag.split("_")
+    if tag.startswith("manylinux_") and len(parts) > 3 and parts[1].isdigit() and parts[2].isdigit():
+        return int(parts[1]), int(parts[2])
+    return None
+
+
+def macos_of(tag: str) -> tuple[int, int] | None:
+    """macosx_11_0_arm64 -> (11, 0)."""
+    parts = tag.split("_")
+    if tag.startswith("macosx_") and len(parts) > 3 and parts[1].isdigit() and parts[2].isdigit():
+        return int(parts[1]), int(parts[2])
+    return None
+
+
+def floors(found: Iterable[Wheel], label: str, read: Callable[[str], tuple[int, int] | None]) -> list[tuple[int, int]]:
+    """For one platform, what each wheel needs at least (the lowest version `read` finds in its
+    platform tags: a wheel tagged for glibc 2.17 installs on 2.17 and newer), distinct, lowest first.
+    One value when every wheel of the release agrees."""
+    needs = set()
+    for wheel in found:
+        if label not in wheel.platforms or wheel.file.yanked:
+            continue
+        versions = [version for tag in wheel.platform_tags if (version := read(tag)) is not None]
+        if versions:
+            needs.add(min(versions))
+    return sorted(needs)

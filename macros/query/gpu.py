@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from macros.dataset.checks import SITE_CITED_SOURCES
+from macros.dataset.checks import GPU_TABLE_SOURCES
 from macros.dataset.model import CudaBuild, Release, version_key
 from macros.query.install import cuda_tag
 
@@ -42,7 +42,7 @@ KNOWN_GPUS: tuple[Gpu, ...] = (
 
 def gpu_sources(release: Release) -> list[str]:
     """What a GPU table cites: NVIDIA's pages for the rule, the release's CUDA block for the lists."""
-    return [*SITE_CITED_SOURCES, *release.platform.cuda.sources]
+    return [*GPU_TABLE_SOURCES, *release.platform.cuda.sources]
 
 
 def sm(capability: str) -> str:

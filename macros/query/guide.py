@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from macros.dataset.model import Item, Release, version_key
+from macros.dataset.model import Item, PypiSnapshot, Release, version_key
 from macros.dataset.vocabulary import EFFECTS, FEATURE_KINDS
 from macros.query.catalog import Catalog
 from macros.query.platform import COMPANIONS, DROPS_LABEL, PLATFORM_FACTS, companion_text, drop_text
@@ -140,16 +140,18 @@ def _compute_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
     ]
     # Silent changes hurt most: the effect vocabulary lists them first.
     guide.breaking.sort(key=lambda e: (EFFECTS.rank(e.item.effect or "packaging"), e.release.key))
-    guide.delta = platform_delta(guide.start, guide.end, guide.crossed)
+    guide.delta = platform_delta(guide.start, guide.end, guide.crossed, catalog.pypi)
     guide.checks_first = checks_first(guide)
     return guide
 
 
-def platform_delta(start: Release, end: Release, crossed: tuple[Release, ...]) -> list[DeltaRow]:
+def platform_delta(
+    start: Release, end: Release, crossed: tuple[Release, ...], pypi: PypiSnapshot | None = None
+) -> list[DeltaRow]:
     """Every platform fact before and after, the drops on the way, then the companion libraries."""
     rows = []
     for fact in PLATFORM_FACTS:
-        before, after = (fact.read(release).text for release in (start, end))
+        before, after = (fact.read(release, pypi).text for release in (start, end))
         rows.append(
             DeltaRow(fact.label, "unknown" if before is None else before, "unknown" if after is None else after)
         )

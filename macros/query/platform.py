@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from macros.dataset.model import ArchitectureDrop, Cited, CudaBuild, Platform, Release
+from macros.dataset import wheels
+from macros.dataset.checks import PYPI_SOURCE
+from macros.dataset.model import ArchitectureDrop, Cited, CudaBuild, Platform, PypiSnapshot, Release
 from macros.dataset.text import text_html
 
 COMPANIONS: tuple[str, ...] = ("torchvision", "torchaudio", "torchao", "torchcodec")
@@ -37,11 +39,51 @@ class PlatformFact:
     # when the support package is not); otherwise an unknown field leaves no text at all.
     partial: bool = False
 
-    def read(self, release: Release) -> FactValue:
+    def read(self, release: Release, pypi: PypiSnapshot | None = None) -> FactValue:
         block = self.block(release.platform)
         reason = block.unknown.get(self.unknown_field) if self.unknown_field else None
         text = None if reason is not None and not self.partial else self.text(release.platform)
         return FactValue(text, reason, tuple(block.sources))
+
+
+@dataclass(frozen=True)
+class WheelFact:
+    """A platform fact read from the wheels PyPI published for X.Y.0 (`data/pypi.json`), not
+    written in the release file: the wheels' own tags are the better source, and stored once."""
+
+    key: str
+    label: str
+    disputed_field: str
+    derive: Callable[[list[wheels.Wheel]], str | None]  # None: no wheel for that platform
+
+    def read(self, release: Release, pypi: PypiSnapshot | None = None) -> FactValue:
+        if pypi is None:
+            return FactValue(None, "no package index snapshot (make index)", ())
+        found = wheels.of_version(wheels.wheels(pypi, "torch"), f"{release.version}.0")
+        if not found:
+            return FactValue(None, f"the snapshot of {pypi.fetched} has no torch {release.version}.0 wheel", ())
+        return FactValue(self.derive(found), None, (PYPI_SOURCE,))
+
+
+def _versions(found: list[tuple[int, int]]) -> str:
+    """'11.0', or '11.0 (14.0 for some Python versions)' when the wheels of a release disagree."""
+    first, *others = (f"{major}.{minor}" for major, minor in found)
+    return first + (f" ({', '.join(others)} for some Python versions)" if others else "")
+
+
+def _linux_tag_text(found: list[wheels.Wheel]) -> str:
+    # The tag is what pip compares with the machine's glibc; it is not proof of what the binary
+    # really needs (wheels have been tagged lower than they built against).
+    needs = wheels.floors(found, "Linux x86_64", wheels.glibc_of)
+    return f"glibc {_versions(needs)} or newer" if needs else "no Linux x86_64 wheels"
+
+
+def _macos_text(found: list[wheels.Wheel]) -> str:
+    parts = []
+    for label, name in (("macOS arm64", "Apple silicon"), ("macOS x86_64", "Intel")):
+        needs = wheels.floors(found, label, wheels.macos_of)
+        parts.append(f"{name}: macOS {_versions(needs)} or newer" if needs else f"{name}: no wheels")
+    return "; ".join(parts)
 
 
 def _text(free_text: str) -> str:
@@ -80,7 +122,7 @@ def _xpu_text(platform: Platform) -> str:
     return "wheels available" + package
 
 
-PLATFORM_FACTS: tuple[PlatformFact, ...] = (
+PLATFORM_FACTS: tuple[PlatformFact | WheelFact, ...] = (
     PlatformFact(
         "python", "Python", "platform.python", lambda p: p.python, lambda p: f"{p.python.min} to {p.python.max}"
     ),
@@ -123,6 +165,8 @@ PLATFORM_FACTS: tuple[PlatformFact, ...] = (
         lambda p: p.cuda.default_wheel or "",
         "default_wheel",
     ),
+    WheelFact("linux-glibc", "glibc the Linux x86_64 wheel tags ask for (PyPI)", "platform.wheels", _linux_tag_text),
+    WheelFact("macos-wheels", "macOS wheels (PyPI)", "platform.wheels", _macos_text),
     PlatformFact("rocm", "ROCm", "platform.rocm", lambda p: p.rocm, lambda p: ", ".join(p.rocm.stable)),
     PlatformFact("xpu", "Intel XPU", "platform.xpu", lambda p: p.xpu, _xpu_text, "support_package", partial=True),
     PlatformFact(
@@ -147,7 +191,7 @@ PLATFORM_FACTS: tuple[PlatformFact, ...] = (
 )
 
 
-def platform_fact(key: str) -> PlatformFact:
+def platform_fact(key: str) -> PlatformFact | WheelFact:
     return next(candidate for candidate in PLATFORM_FACTS if candidate.key == key)
 
 

@@ -73,7 +73,7 @@ def platforms_table(catalog: Catalog) -> Table:
     for fact in PLATFORM_FACTS:
         cells, previous = [], None
         for release in releases:
-            value = fact.read(release)
+            value = fact.read(release, catalog.pypi)
             text = value.text if value.text is not None else "unknown"
             cells.append(
                 Cell(

@@ -60,7 +60,7 @@ def platform_rows(release: Release, citations: Citations) -> list[PlatformRow]:
     """The release's platform facts (the list every view shares), then its dropped architectures."""
     rows = []
     for fact in PLATFORM_FACTS:
-        value = fact.read(release)
+        value = fact.read(release, citations.catalog.pypi)
         text = value.text or ""
         if value.unknown is not None:
             text += ("; " if text else "") + f"Unknown: {text_html(value.unknown)}"
