@@ -103,6 +103,7 @@ def test_wheels_page_reads_right_against_the_snapshot(real_site: Build) -> None:
         "Linux x86_64",
         "Linux aarch64",
         "macOS arm64",
+        "macOS x86_64",
         "Windows amd64",
         "First upload",
     ]
@@ -112,7 +113,7 @@ def test_wheels_page_reads_right_against_the_snapshot(real_site: Build) -> None:
         found = wheels.of_version(torch, f"{release.version}.0")
         for python in wheels.pythons(found):
             label = f"{release.version}.0, Python {python}"
-            for platform in grid.headings[1:5]:
+            for platform in grid.headings[1:6]:
                 has = any(python in w.pythons and platform in w.platforms and not w.file.yanked for w in found)
                 assert grid.cell(label, platform).startswith("yes" if has else "no"), (label, platform)
                 checked += 1
