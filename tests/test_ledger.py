@@ -30,7 +30,9 @@ NOTES = """\
 
 <table>
   <tr><td><strong>Faster path</strong> by default</td></tr>
-  <tr><td>Legacy IO goes away (#5002)</td></tr>
+  <tr>
+    <td>Legacy IO goes away (#5002)</td>
+  </tr>
 </table>
 
 # Backwards Incompatible Changes
@@ -47,11 +49,26 @@ NOTES = """\
 - a second change (#5003, #5004)
   - with a nested follow-up (#5005)
 
+## A change written as a heading, with paragraphs under it (#5008)
+
+Explained here, see #1234 for background.
+
+### More details
+
+Still the same entry.
+
 # Bug fixes
 
 ## Data
 ### Loading
 - a crash fixed ([#5006](https://github.com/pytorch/pytorch/pull/5006))
+
+### Sampling
+
+  - an indented bullet is an entry too, its PRs
+    wrapped onto the next line (#5009)
+
+    Background paragraph, not its PRs (#7777).
 """
 
 
@@ -80,13 +97,15 @@ def entries(project: Path) -> list[dict]:
 def test_the_tool_lists_every_entry_of_the_notes_with_its_place_and_prs(project: Path) -> None:
     result = run_ledger(project, str(project / "notes.md"), "--release", "9.2", "--notes", "notes")
     assert result.returncode == 0, result.stderr
-    assert "5 entries, 0 decided" in result.stdout
+    assert "7 entries, 0 decided" in result.stdout
     assert [(e["section"], e["area"], e["n"], e["prs"]) for e in entries(project)] == [
         ("highlights", "", 1, []),
         ("highlights", "", 2, [5002]),
         ("backwards-incompatible-changes", "Dynamo", 1, [5001]),
         ("backwards-incompatible-changes", "Dynamo", 2, [5003, 5004, 5005]),
+        ("backwards-incompatible-changes", "Dynamo", 3, [5008]),
         ("bug-fixes", "Data / Loading", 1, [5006]),
+        ("bug-fixes", "Data / Sampling", 1, [5009]),
     ]
     assert all(e["decision"] is None for e in entries(project))
     # The ledger holds places and numbers, never the notes' sentences.
@@ -98,8 +117,8 @@ def test_undecided_entries_are_counted_not_failed(project: Path) -> None:
     run_ledger(project, str(project / "notes.md"), "--release", "9.2", "--notes", "notes")
     catalog = open_catalog(project / "data")
     report = coverage_report(catalog)
-    assert "9.2: 0 of 5 entries decided" in report
-    assert "backwards-incompatible-changes 0/2" in report
+    assert "9.2: 0 of 7 entries decided" in report
+    assert "backwards-incompatible-changes 0/3" in report
 
 
 def decide(project: Path, decisions: list[str | None]) -> None:
@@ -115,13 +134,13 @@ def decide(project: Path, decisions: list[str | None]) -> None:
 
 def test_a_second_run_keeps_the_decisions(project: Path) -> None:
     run_ledger(project, str(project / "notes.md"), "--release", "9.2", "--notes", "notes")
-    decide(project, ["fast-path", "legacy-io-removed", "old-flag-removed", None, "not-felt: fix"])
+    decide(project, ["fast-path", "legacy-io-removed", "old-flag-removed", None, None, "not-felt: fix", None])
     # The notes gain an entry at the top of an area: positions move, decisions stay with their PRs.
     notes = (project / "notes.md").read_text().replace("## Dynamo\n\n", "## Dynamo\n\n- a new entry (#5007)\n")
     (project / "notes.md").write_text(notes)
     result = run_ledger(project, str(project / "notes.md"), "--release", "9.2")
     assert result.returncode == 0, result.stderr
-    assert "6 entries, 4 decided" in result.stdout
+    assert "8 entries, 4 decided" in result.stdout
     decided = {tuple(e["prs"]): e["decision"] for e in entries(project)}
     assert decided[(5001,)] == "old-flag-removed" and decided[(5006,)] == "not-felt: fix"
     assert decided[(5007,)] is None
@@ -129,7 +148,7 @@ def test_a_second_run_keeps_the_decisions(project: Path) -> None:
 
 def test_check_holds_items_and_decisions_to_the_ledger(project: Path) -> None:
     run_ledger(project, str(project / "notes.md"), "--release", "9.2", "--notes", "notes")
-    decide(project, ["fast-path", "no-such-item", "not-felt: ci", None, None])
+    decide(project, ["fast-path", "no-such-item", "not-felt: ci", None, None, None, None])
     release = project / "data" / "releases" / "9.2.yaml"
     text = release.read_text(encoding="utf-8")
     release.write_text(

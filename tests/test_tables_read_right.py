@@ -48,10 +48,24 @@ def test_platforms_table_puts_each_fact_under_its_release(real_site: Build, cata
         assert grid.cell("Python", release.version) == f"{p.python.min} to {p.python.max}"
         stable = grid.cell("CUDA (stable)", release.version).split("\n")
         assert [line.split(" ")[0] for line in stable] == [build.version for build in p.cuda.stable]
-        assert grid.cell("ROCm", release.version) == ", ".join(p.rocm.stable)
+        assert grid.cell("ROCm", release.version) == (", ".join(p.rocm.stable) if p.rocm.stable else "unknown")
+        xpu = grid.cell("Intel XPU", release.version)
+        assert (xpu == "unknown") == (p.xpu.wheels is None), release.version
         wheel = grid.cell("CUDA of pip install torch", release.version)
         assert wheel == (p.cuda.default_wheel or "unknown")
     assert grid.cell("Python", "2.8") == "3.9 to 3.13"
+    # A fact no source gives is "unknown" with its reason, never a guess (2.15: no notes, no matrix).
+    unknown_rocm = [r for r in catalog.releases if r.platform.rocm.stable is None]
+    assert unknown_rocm, "no release leaves ROCm unknown: the assertion above proved nothing about it"
+    for release in unknown_rocm:
+        page = real_site.html("compare/platforms.html")
+        row = next(
+            tr
+            for tr in page.select("article table tr")
+            if tr.find("th") and tr.find("th").get_text(strip=True) == "ROCm"
+        )
+        reasons = " ".join(note.get_text(" ", strip=True) for note in row.select(".atlas-unknown"))
+        assert release.platform.rocm.unknown["stable"].rstrip(".") in reasons
     assert grid.cell("CUDA of pip install torch", "2.11") == "13.0"
 
 

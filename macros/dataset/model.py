@@ -246,11 +246,15 @@ class CudaSupport(Cited):
 
 
 class RocmSupport(Cited):
-    stable: Annotated[list[DottedVersion], Field(min_length=1)]
+    stable: Annotated[list[DottedVersion], Field(min_length=1)] | None = Field(
+        description="ROCm versions with wheels; null (with the reason in unknown.stable) when no source says."
+    )
 
 
 class XpuSupport(Cited):
-    wheels: bool = True
+    wheels: bool | None = Field(
+        default=True, description="Whether Intel XPU wheels exist; null (with unknown.wheels) when no source says."
+    )
     support_package: Text | None = None
 
     def not_applicable(self) -> set[str]:

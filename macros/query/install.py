@@ -65,7 +65,7 @@ def install_variants(release: Release, *, latest_patch: bool = False) -> list[In
     variants += [
         from_index(cuda_tag(build.version), f"CUDA {build.version} (experimental)") for build in cuda.experimental
     ]
-    variants += [from_index(f"rocm{version}", f"ROCm {version}") for version in release.platform.rocm.stable]
+    variants += [from_index(f"rocm{version}", f"ROCm {version}") for version in release.platform.rocm.stable or []]
     if release.platform.xpu.wheels:
         variants.append(from_index("xpu", "Intel XPU"))
     return variants

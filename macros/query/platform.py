@@ -35,12 +35,18 @@ class PlatformFact:
     block: Callable[[Platform], Cited]
     text: Callable[[Platform], str]
     unknown_field: str | None = None  # the block field whose `unknown` reason applies
+    # A field whose unknown reason leaves no text at all, checked before `unknown_field` (XPU: when
+    # it is not known whether there are wheels, nothing can be said about their support package).
+    gate_field: str | None = None
     # True when the text still says something without that field (XPU: the wheels are known even
     # when the support package is not); otherwise an unknown field leaves no text at all.
     partial: bool = False
 
     def read(self, release: Release, pypi: PypiSnapshot | None = None) -> FactValue:
         block = self.block(release.platform)
+        gate = block.unknown.get(self.gate_field) if self.gate_field else None
+        if gate is not None:
+            return FactValue(None, gate, tuple(block.sources))
         reason = block.unknown.get(self.unknown_field) if self.unknown_field else None
         text = None if reason is not None and not self.partial else self.text(release.platform)
         return FactValue(text, reason, tuple(block.sources))
@@ -167,8 +173,17 @@ PLATFORM_FACTS: tuple[PlatformFact | WheelFact, ...] = (
     ),
     WheelFact("linux-glibc", "glibc the Linux x86_64 wheel tags ask for (PyPI)", "platform.wheels", _linux_tag_text),
     WheelFact("macos-wheels", "macOS wheels (PyPI)", "platform.wheels", _macos_text),
-    PlatformFact("rocm", "ROCm", "platform.rocm", lambda p: p.rocm, lambda p: ", ".join(p.rocm.stable)),
-    PlatformFact("xpu", "Intel XPU", "platform.xpu", lambda p: p.xpu, _xpu_text, "support_package", partial=True),
+    PlatformFact("rocm", "ROCm", "platform.rocm", lambda p: p.rocm, lambda p: ", ".join(p.rocm.stable or []), "stable"),
+    PlatformFact(
+        "xpu",
+        "Intel XPU",
+        "platform.xpu",
+        lambda p: p.xpu,
+        _xpu_text,
+        "support_package",
+        gate_field="wheels",
+        partial=True,
+    ),
     PlatformFact(
         "macos",
         "macOS for MPS",

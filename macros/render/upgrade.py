@@ -56,7 +56,7 @@ def setup_choices(*releases: Release) -> SetupChoices:
         platform = release.platform
         for build in platform.cuda.stable + platform.cuda.experimental:
             variants[cuda_tag(build.version)] = f"CUDA {build.version} ({cuda_tag(build.version)})"
-        for version in platform.rocm.stable:
+        for version in platform.rocm.stable or []:
             variants[f"rocm{version}"] = f"ROCm {version}"
         if platform.xpu.wheels:
             variants["xpu"] = "Intel XPU"

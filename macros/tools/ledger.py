@@ -38,7 +38,6 @@ SECTION_ALIASES: dict[str, str] = {
 }
 _HEADING = re.compile(r"^(#{1,4})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^[-*+]\s+\S")
-_NESTED_BULLET = re.compile(r"^\s{1,8}[-*+]\s+\S")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.IGNORECASE | re.DOTALL)
 #: "(#12345)", "#12345", "[#12345](https://github.com/pytorch/pytorch/pull/12345)", ".../pull/12345".
@@ -89,52 +88,124 @@ def parse_notes(text: str) -> list[LedgerEntry]:
     return numbered
 
 
-def _entries(text: str) -> Iterator[_Entry]:
-    section: str | None = None
-    area, subarea = "", ""
-    in_fence = False
-    current: _Entry | None = None
-    table: list[str] = []
+def _outside_code(text: str) -> list[str]:
+    """The notes' lines, with fenced code blocks blanked (a `# comment` in code is not a heading)."""
+    lines, in_fence = [], False
     for line in text.splitlines():
         if _FENCE.match(line):
             in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
-        heading = _HEADING.match(line)
+            lines.append("")
+        else:
+            lines.append("" if in_fence else line)
+    return lines
+
+
+def _heading_at(line: str) -> tuple[int, str] | None:
+    match = _HEADING.match(line)
+    return (len(match.group(1)), match.group(2)) if match else None
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _is_bullet(line: str) -> bool:
+    return bool(_BULLET.match(line.lstrip(" "))) and _indent(line) <= 8
+
+
+def _block(lines: list[str], start: int, level: int) -> list[str]:
+    """The lines under the heading at `start`, up to the next heading of its level or higher."""
+    block = []
+    for line in lines[start + 1 :]:
+        heading = _heading_at(line)
+        if heading and heading[0] <= level:
+            break
+        block.append(line)
+    return block
+
+
+def _is_entry_heading(lines: list[str], start: int, level: int, title: str) -> bool:
+    """Some notes write an entry as a heading with paragraphs under it (2.9's breaking changes),
+    others use headings for areas with bullets under them: a heading whose own text (before any
+    sub-heading) holds no bullet is an entry."""
+    own = []
+    for line in _block(lines, start, level):
+        if _heading_at(line):
+            break
+        own.append(line)
+    if any(_is_bullet(line) for line in own):
+        return False
+    return bool(prs_in(title)) or any(line.strip() for line in own)
+
+
+def _entries(text: str) -> Iterator[_Entry]:
+    lines = _outside_code(text)
+    section: str | None = None
+    area, subarea = "", ""
+    current: _Entry | None = None
+    in_first_paragraph = False  # the bullet's own paragraph may wrap its PR numbers onto a next line
+    base_indent: int | None = None  # indent of the first bullet under the latest heading
+    inside_entry_heading: int | None = None  # level of the heading entry whose block we are in
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        heading = _heading_at(line)
         if heading:
-            level, title = len(heading.group(1)), heading.group(2)
+            level, title = heading
+            if inside_entry_heading is not None and level > inside_entry_heading:
+                index += 1  # a sub-heading inside an entry ("More details") is part of it
+                continue
+            inside_entry_heading = None
             if current:
                 yield current
                 current = None
+            base_indent = None
             if level == 1 or slug(title) in SECTION_ALIASES:
-                if table:
-                    yield from _table_rows(section, table)
-                    table = []
                 known = SECTION_ALIASES.get(slug(title))
                 section = known or (slug(title) if section else None)
                 area, subarea = "", ""
+            elif section is not None and _is_entry_heading(lines, index, level, title):
+                prs = prs_in(title) or prs_in("\n".join(_block(lines, index, level)))
+                yield _Entry(section, area[:80], prs)
+                inside_entry_heading = level
             elif level == 2:
                 area, subarea = _area_of(title), ""
             else:
                 subarea = _area_of(title)
+            index += 1
             continue
-        if section is None:
+        if section is None or inside_entry_heading is not None:
+            index += 1
             continue
-        if section == "highlights" and "<t" in line.lower():
-            table.append(line)
+        if section == "highlights" and "<table" in line.lower():
+            table = []
+            while index < len(lines):
+                table.append(lines[index])
+                if "</table" in lines[index].lower():
+                    break
+                index += 1
+            yield from _table_rows(section, table)
+            index += 1
             continue
-        if _BULLET.match(line):
-            if current:
-                yield current
-            where = f"{area} / {subarea}" if area and subarea else (area or subarea)
-            current = _Entry(section, where[:80], prs_in(line))
-        elif current and _NESTED_BULLET.match(line):
+        if _is_bullet(line):
+            indent = _indent(line)
+            if base_indent is None:
+                base_indent = indent
+            if indent <= base_indent:
+                if current:
+                    yield current
+                where = f"{area} / {subarea}" if area and subarea else (area or subarea)
+                current = _Entry(section, where[:80], prs_in(line))
+                in_first_paragraph = True
+            elif current:
+                current.prs += [pr for pr in prs_in(line) if pr not in current.prs]
+        elif current and in_first_paragraph and line.strip():
             current.prs += [pr for pr in prs_in(line) if pr not in current.prs]
+        else:
+            in_first_paragraph = False
+        index += 1
     if current:
         yield current
-    if table:
-        yield from _table_rows(section, table)
 
 
 def _table_rows(section: str | None, lines: list[str]) -> Iterator[_Entry]:
