@@ -156,6 +156,13 @@ def release_with_yml_extension(data: Path) -> None:
     (data / "releases" / "9.2.yml").write_text(text, encoding="utf-8")
 
 
+def release_missing_in_the_middle(data: Path) -> None:
+    # 9.1 gone: a guide from 9.0 to 9.2 would silently leave out 9.1's changes.
+    (data / "releases" / "9.1.yaml").unlink()
+    text = (data / "releases" / "9.2.yaml").read_text(encoding="utf-8")
+    (data / "releases" / "9.2.yaml").write_text(text.replace("follows: ", "# follows: "), encoding="utf-8")
+
+
 def stray_file_in_ledger_folder(data: Path) -> None:
     (data / "ledger").mkdir()
     (data / "ledger" / "9.2.md").write_text("notes\n", encoding="utf-8")
@@ -164,6 +171,11 @@ def stray_file_in_ledger_folder(data: Path) -> None:
 FILESYSTEM_CASES = [
     (release_with_yml_extension, "data/releases/9.2.yml:1:1: (file)", "is not read: releases/ holds only X.Y.yaml"),
     (stray_file_in_ledger_folder, "data/ledger/9.2.md:1:1: (file)", "is not read: ledger/ holds only X.Y.yaml"),
+    (
+        release_missing_in_the_middle,
+        "data/releases/9.2.yaml:1:10: version",
+        "data/releases has 9.0 and 9.2 but not 9.1: every guide across the gap would leave its changes out",
+    ),
     (directory_named_like_a_release, "data/releases/9.3.yaml:1:1: (file)", "is a directory"),
     (broken_link, "data/releases/9.3.yaml:1:1: (file)", "broken link"),
     (link_outside_data, "data/releases/9.3.yaml:1:1: (file)", "symbolic link to"),

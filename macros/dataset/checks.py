@@ -89,6 +89,22 @@ def _anchored_ids(release: Release) -> Iterator[tuple[FieldPath, str]]:
         yield ("disputes", index, "id"), dispute.id
 
 
+def releases_are_contiguous(data: Dataset) -> Iterator[Problem]:
+    """No minor release is skipped between the oldest and the newest: a guide from A to B covers
+    the releases after A up to B that the data holds, so a missing one would drop its changes from
+    every guide across it without a word."""
+    ordered = data.ordered()
+    for earlier, later in itertools.pairwise(ordered):
+        (major, minor), (next_major, next_minor) = earlier.record.key[:2], later.record.key[:2]
+        if next_major == major and next_minor > minor + 1:
+            missing = ", ".join(f"{major}.{m}" for m in range(minor + 1, next_minor))
+            message = (
+                f"data/releases has {earlier.record.version} and {later.record.version} but not {missing}: "
+                "every guide across the gap would leave its changes out (add the missing release)"
+            )
+            yield _problem(later, ("version",), message)
+
+
 def dates_follow_versions(data: Dataset) -> Iterator[Problem]:
     """Later versions are released later; patches belong to their release and come after it."""
     ordered = data.ordered()
@@ -360,6 +376,7 @@ RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     one_file_per_version,
     file_name_matches_version,
     ids_are_unique,
+    releases_are_contiguous,
     dates_follow_versions,
     sources_exist,
     site_cited_sources_exist,
