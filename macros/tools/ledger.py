@@ -126,16 +126,14 @@ def _block(lines: list[str], start: int, level: int) -> list[str]:
 
 def _is_entry_heading(lines: list[str], start: int, level: int, title: str) -> bool:
     """Some notes write an entry as a heading with paragraphs under it (2.9's breaking changes),
-    others use headings for areas with bullets under them: a heading whose own text (before any
-    sub-heading) holds no bullet is an entry."""
-    own = []
+    others use headings for areas with bullets under them. Under an area heading the first line of
+    text is a bullet; under an entry heading it is a paragraph (which may go on to list things)."""
     for line in _block(lines, start, level):
         if _heading_at(line):
-            break
-        own.append(line)
-    if any(_is_bullet(line) for line in own):
-        return False
-    return bool(prs_in(title)) or any(line.strip() for line in own)
+            return bool(prs_in(title))
+        if line.strip():
+            return not _is_bullet(line)
+    return bool(prs_in(title))
 
 
 def _entries(text: str) -> Iterator[_Entry]:
