@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {path}")
         return 0
     try:
-        catalog = open_catalog(args.data)
+        catalog = open_catalog(args.data, with_pypi=args.command != "index")
     except DataError as error:
         print(error.report(), file=sys.stderr)
         return 1

@@ -151,3 +151,16 @@ def test_the_real_snapshot_holds_every_torch_minor_up_to_the_newest_release() ->
     newest = wheels.newest(torch)
     assert newest is not None
     assert wheels.release_key(newest[0])[:2] == catalog.latest.key  # type: ignore[index]
+
+
+def test_index_refreshes_a_snapshot_the_data_has_moved_past(data: Path) -> None:
+    """A new release names a companion the old snapshot lacks: `make check` fails on it, and
+    `make index` must still run (it reads the data without the snapshot), or nobody could fix it."""
+    refresh(open_catalog(data), data, "2030-06-01", fetch=recorded)
+    release = data / "releases" / "9.0.yaml"
+    text = release.read_text(encoding="utf-8")
+    release.write_text(text.replace('{name: torchvision, version: "1.0"', '{name: torchvision, version: "7.7"'))
+    with pytest.raises(DataError, match="has no torchvision 7.7 wheel"):
+        open_catalog(data)
+    refresh(open_catalog(data, with_pypi=False), data, "2030-06-02", fetch=recorded)
+    assert json.loads((data / "pypi.json").read_text())["fetched"] == "2030-06-02"

@@ -191,8 +191,14 @@ def _unread(paths: list[Path], folder: str) -> tuple[list[Path], list[Problem]]:
     return read, problems
 
 
-def open_catalog(data_dir: Path) -> Catalog:
-    """Load, validate and check `data_dir` once; raise DataError listing every problem."""
+def open_catalog(data_dir: Path, *, with_pypi: bool = True) -> Catalog:
+    """Load, validate and check `data_dir` once; raise DataError listing every problem.
+
+    `with_pypi=False` leaves the package index snapshot out, and with it every check against it:
+    `make index` must be able to refresh a snapshot that the data has moved past (a new release,
+    or a companion version the old snapshot does not list)."""
+    if not with_pypi:
+        return _load_catalog(data_dir.resolve(), with_pypi=False)
     data_dir = data_dir.resolve()
     files = data_files(data_dir)
     stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files if p.exists())
@@ -215,7 +221,7 @@ def _link_outside(path: Path, data_dir: Path) -> str | None:
     return f"is a symbolic link to {target}, outside {display_name(data_dir)}; copy the file in instead"
 
 
-def _load_catalog(data_dir: Path) -> Catalog:
+def _load_catalog(data_dir: Path, with_pypi: bool = True) -> Catalog:
     problems: list[Problem] = []
     sources_path = data_dir / "sources.yaml"
     if not sources_path.exists():
@@ -257,7 +263,7 @@ def _load_catalog(data_dir: Path) -> Catalog:
             ledgers.append(Loaded(display_name(path), ledger, ledger_positions))
     pypi_path = data_dir / PYPI_SNAPSHOT
     pypi: Loaded[PypiSnapshot] | None = None
-    if pypi_path.exists():
+    if with_pypi and pypi_path.exists():
         snapshot, pypi_positions, found = _load(pypi_path, PypiSnapshot)
         problems += found
         if snapshot is not None:
