@@ -160,7 +160,7 @@ def test_index_refreshes_a_snapshot_the_data_has_moved_past(data: Path) -> None:
     release = data / "releases" / "9.0.yaml"
     text = release.read_text(encoding="utf-8")
     release.write_text(text.replace('{name: torchvision, version: "1.0"', '{name: torchvision, version: "7.7"'))
-    with pytest.raises(DataError, match="has no torchvision 7.7 wheel"):
+    with pytest.raises(DataError, match=r"has no torchvision 7\.7 wheel"):
         open_catalog(data)
     refresh(open_catalog(data, with_pypi=False), data, "2030-06-02", fetch=recorded)
     assert json.loads((data / "pypi.json").read_text())["fetched"] == "2030-06-02"
