@@ -289,19 +289,24 @@
       .map(function (cell) { return cell.dataset.variant; });
     var gpu = row.querySelector("th").textContent.replace(/\s*\(.*\)\s*$/, "");
     var mine = cells.filter(function (cell) { return cell.dataset.variant === setup.variant; })[0];
-    var others = running.length ? "; these do: " + running.join(", ") + "." : "; no CUDA wheel of " + to + " does.";
+    // When the data lists only the builds it could check, "no wheel" means "none known".
+    var caveat = root.querySelector(".atlas-gpu-caveat");
+    var unsure = caveat ? " " + caveat.textContent.trim() : "";
+    var none = (unsure ? "none of the CUDA wheels of " + to + " we know of does." : "no CUDA wheel of " + to + " does.") + unsure;
+    var others = running.length ? "; these do: " + running.join(", ") + "." : "; " + none;
     if (mine && mine.dataset.runs === "yes") {
       answer.textContent = "Yes: the " + to + " " + setup.variant + " wheel runs your GPU (" + gpu + "), with " +
         mine.dataset.via + ".";
     } else if (mine) {
       answer.textContent = "No: the " + to + " " + setup.variant + " wheel does not run your GPU (" + gpu + ")" + others;
     } else if (/^cu\d+$/.test(setup.variant)) {
-      answer.textContent = to + " has no " + setup.variant + " wheel; for your GPU (" + gpu + ") " +
-        (running.length ? "these do: " + running.join(", ") + "." : "no CUDA wheel of " + to + " does.");
+      answer.textContent = (unsure ? "The data knows no " + setup.variant + " wheel of " + to : to + " has no " + setup.variant + " wheel") +
+        "; for your GPU (" + gpu + ") " +
+        (running.length ? "these do: " + running.join(", ") + "." : none);
     } else {
       answer.textContent = running.length
         ? "Your GPU (" + gpu + ") runs on these " + to + " CUDA wheels: " + running.join(", ") + "."
-        : "No CUDA wheel of " + to + " runs your GPU (" + gpu + ").";
+        : unsure ? "For your GPU (" + gpu + "), " + none : "No CUDA wheel of " + to + " runs your GPU (" + gpu + ").";
     }
   }
 
@@ -317,7 +322,12 @@
     var match = rows.filter(function (row) { return row.dataset.variant === want; });
     rows.forEach(function (row) { row.hidden = match.length > 0 && match.indexOf(row) < 0; });
     var notes = [];
-    if (want && !match.length && want !== "source") notes.push(to + " has no " + want + " wheel: every command is shown.");
+    var caveat = root.querySelector(".atlas-gpu-caveat");
+    if (want && !match.length && want !== "source") {
+      notes.push(caveat && /^cu\d+$/.test(want)
+        ? "The data knows no " + want + " wheel of " + to + ": every command is shown. " + caveat.textContent.trim()
+        : to + " has no " + want + " wheel: every command is shown.");
+    }
     if (setup.python && box.dataset.pythons.split(" ").indexOf(setup.python) < 0) {
       notes.push(to + " has no wheels for Python " + setup.python + " (it has " + box.dataset.pythons.split(" ").join(", ") + ").");
     }

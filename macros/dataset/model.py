@@ -243,6 +243,14 @@ class CudaSupport(Cited):
     default_wheel: DottedVersion | None = Field(
         description="CUDA version of the wheel `pip install torch` gets from PyPI on Linux x86_64."
     )
+    other_builds: Text | None = Field(
+        default=None,
+        description="Set when the builds listed may not be all of them: what could not be checked. The GPU "
+        "and install answers then never say that no wheel exists, only that none is known.",
+    )
+
+    def not_applicable(self) -> set[str]:
+        return {"note", "other_builds"}
 
 
 class RocmSupport(Cited):

@@ -577,6 +577,29 @@ def test_personal_guide_answers_will_my_gpu_run_from_the_printed_table(context, 
     assert watch.errors == []
 
 
+def test_gpu_answer_never_says_no_wheel_exists_when_the_builds_are_not_all_known(context, site_url) -> None:
+    """2.15's download index could not be read: for a Volta GPU on cu126 the page says which
+    wheels it knows and that others may exist, not that no 2.15 wheel runs the GPU."""
+    from conftest import ROOT
+
+    from macros.query.catalog import open_catalog
+
+    catalog = open_catalog(ROOT / "data")
+    target = next(r for r in reversed(catalog.releases) if r.platform.cuda.other_builds)
+    variants = {f"cu{b.version.replace('.', '')}" for b in target.platform.cuda.stable + target.platform.cuda.experimental}
+    assert "cu126" not in variants, "pick a variant the release does not list"
+    start = catalog.previous(target)
+    url = f"upgrade/{start.version}-to-{target.version}.html?variant=cu126&gpu=sm_70"
+    page, watch = open_page(context, site_url + url)
+    answer = page.locator(".atlas-gpu-answer").inner_text()
+    assert answer.startswith(f"The data knows no cu126 wheel of {target.version}; for your GPU (Volta 7.0) ")
+    assert f"Other CUDA builds of {target.version} may exist" in answer
+    assert f"{target.version} has no" not in answer
+    install = page.locator(".atlas-install-answer").inner_text()
+    assert install.startswith(f"The data knows no cu126 wheel of {target.version}: every command is shown.")
+    assert watch.errors == []
+
+
 def test_personal_guide_keeps_only_the_chosen_install_command(browser, site_url) -> None:
     context = browser.new_context(viewport=WIDE, permissions=["clipboard-read", "clipboard-write"])
     page, watch = open_page(context, site_url + "upgrade/2.9-to-2.12.html?variant=cu130")
