@@ -586,7 +586,8 @@ def test_gpu_answer_never_says_no_wheel_exists_when_the_builds_are_not_all_known
 
     catalog = open_catalog(ROOT / "data")
     target = next(r for r in reversed(catalog.releases) if r.platform.cuda.other_builds)
-    variants = {f"cu{b.version.replace('.', '')}" for b in target.platform.cuda.stable + target.platform.cuda.experimental}
+    builds = target.platform.cuda.stable + target.platform.cuda.experimental
+    variants = {f"cu{build.version.replace('.', '')}" for build in builds}
     assert "cu126" not in variants, "pick a variant the release does not list"
     start = catalog.previous(target)
     url = f"upgrade/{start.version}-to-{target.version}.html?variant=cu126&gpu=sm_70"
