@@ -64,6 +64,15 @@ def ledger_progress(ledger: Ledger) -> tuple[int, int, dict[str, tuple[int, int]
     return decided, len(ledger.entries), sections
 
 
+def items_per_section(ledger: Ledger) -> dict[str, int]:
+    """Section -> how many distinct items its entries are covered by."""
+    found: dict[str, set[str]] = {}
+    for entry in ledger.entries:
+        if entry.item_id:
+            found.setdefault(entry.section, set()).add(entry.item_id)
+    return {section: len(ids) for section, ids in found.items()}
+
+
 def ledger_summary(catalog: Catalog) -> str:
     """One line for `make check`: how much of each ledger is decided."""
     if not catalog.ledgers:
@@ -87,11 +96,15 @@ def ledger_report(catalog: Catalog) -> list[str]:
             lines.append(f"  {release.version}: no ledger")
             continue
         decided, total, sections = ledger_progress(ledger)
-        per_section = ", ".join(f"{name} {done}/{count}" for name, (done, count) in sections.items())
+        items = items_per_section(ledger)
+        per_section = ", ".join(
+            f"{name} {done}/{count}" + (f" ({items[name]} items)" if items.get(name) else "")
+            for name, (done, count) in sections.items()
+        )
         lines.append(f"  {release.version}: {decided} of {total} entries decided ({per_section})")
         covered = sum(1 for entry in ledger.entries if entry.item_id)
         reasons = Counter(entry.not_felt for entry in ledger.entries if entry.not_felt)
-        not_felt = ", ".join(f"{NOT_FELT_REASONS.label(r)} {reasons[r]}" for r in NOT_FELT_REASONS.values if reasons[r])
+        not_felt = ", ".join(f"{r} {reasons[r]}" for r in NOT_FELT_REASONS.values if reasons[r])
         lines.append(
             f"      covered by an item: {covered}; not felt: {sum(reasons.values())}"
             + (f" ({not_felt})" if not_felt else "")
