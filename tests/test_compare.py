@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURE_DATA, Build
+from conftest import FIXTURE_DATA, ROOT, Build
 
 from macros.query import tables as compare
 from macros.query.catalog import Catalog, open_catalog
@@ -86,9 +86,19 @@ def test_built_compare_pages(real_site: Build) -> None:
     platforms = real_site.html("compare/platforms.html")
     row_cells = next(tr.find_all("td") for tr in platforms.select("table tr") if "pip install torch" in tr.get_text())
     cells = [td.get_text(" ", strip=True) for td in row_cells]
-    assert cells[1:] == ["13.0", "13.0", "13.0 changed", "12.8", "12.8", "12.8"]
+    catalog = open_catalog(ROOT / "data")
+    newest_first = list(reversed(catalog.releases))
+    expected = []
+    for release, older in zip(newest_first, [*newest_first[1:], None], strict=True):
+        wheel = release.platform.cuda.default_wheel or "unknown"
+        before = (older.platform.cuda.default_wheel or "unknown") if older else wheel
+        expected.append(wheel + (" changed" if older and before != wheel else ""))
+    assert cells[1:] == expected
+    assert cells[1 + [r.version for r in newest_first].index("2.11")] == "13.0 changed"  # the move to CUDA 13
     rocm = next(tr for tr in platforms.select("table tr") if tr.find("td") and tr.td.get_text() == "ROCm")
-    disputed = rocm.find_all("td")[-1].find("a", class_="atlas-disputed")
+    disputed = rocm.find_all("td")[1 + [r.version for r in newest_first].index("2.8")].find(
+        "a", class_="atlas-disputed"
+    )
     assert disputed["href"] == "../releases/2.8.html#dispute-rocm-version-2-8"
     lifecycle = real_site.html("compare/lifecycle.html")
     assert lifecycle.find("svg", class_="atlas-chart") is not None

@@ -14,8 +14,18 @@ def catalog() -> Catalog:
     return open_catalog(ROOT / "data")  # raises DataError listing every problem
 
 
-def test_covers_2_8_to_2_13(catalog: Catalog) -> None:
-    assert [r.version for r in catalog.releases] == ["2.8", "2.9", "2.10", "2.11", "2.12", "2.13"]
+def test_covers_every_minor_release_up_to_the_newest_on_pypi(catalog: Catalog) -> None:
+    """From the oldest release in the data to the newest torch minor PyPI had on the snapshot's
+    date, none missing; and the data reaches back at least to 2.4 (transformers' minimum)."""
+    from macros.dataset import wheels
+
+    assert catalog.pypi is not None
+    newest = wheels.newest(wheels.wheels(catalog.pypi, "torch"))
+    assert newest is not None
+    major, minor = (int(part) for part in newest[0].split(".")[:2])
+    first = catalog.releases[0].key
+    assert first <= (2, 4)
+    assert [r.version for r in catalog.releases] == [f"{major}.{m}" for m in range(first[1], minor + 1)]
 
 
 def test_schema_files_match_the_model() -> None:
@@ -54,7 +64,10 @@ def test_lifecycles_link_across_releases(catalog: Catalog) -> None:
     def chain(item_id: str) -> list[tuple[str, str]]:
         return [(r.version, i.kind) for r, i in catalog.lifecycle(item_id)]
 
-    assert chain("export-for-training-removed")[:2] == [("2.9", "deprecation"), ("2.11", "removal")]
+    # Introduced in 2.5 (work in progress), the recommended API in 2.6, deprecated in 2.9, removed in 2.11.
+    steps = chain("export-for-training-removed")
+    assert steps[0] == ("2.5", "feature")
+    assert steps.index(("2.9", "deprecation")) < steps.index(("2.11", "removal"))
     assert ("2.12", "deprecation") in chain("magma-deprecated")
     assert chain("headers-cpp20")[0] == ("2.12", "breaking")
 
@@ -62,7 +75,9 @@ def test_lifecycles_link_across_releases(catalog: Catalog) -> None:
 def test_every_release_has_sources_platform_and_companions(catalog: Catalog) -> None:
     for release in catalog.releases:
         assert release.platform.cuda.stable and release.platform.python.min
-        assert {c.name for c in release.companions} == {"torchvision", "torchaudio", "torchao", "torchcodec"}
+        assert {"torchvision", "torchaudio"} <= {c.name for c in release.companions}, release.version
+        if release.key >= (2, 8):  # torchao and torchcodec are paired with every release since
+            assert {c.name for c in release.companions} == {"torchvision", "torchaudio", "torchao", "torchcodec"}
         for item in release.items:
             assert item.sources and all(s in catalog.sources for s in item.sources)
 

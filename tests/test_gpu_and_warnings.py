@@ -170,4 +170,9 @@ def test_coverage_counts_felt_changes_from_outside_the_breaking_and_deprecation_
         cells = line.split()
         felt = [i for i in release.items if i.effect and i.kind not in {"breaking", "deprecation", "removal"}]
         assert cells[0] == release.version and int(cells[column]) == len(felt), line
-    assert all(int(line.split()[column]) >= 10 for line in lines[1 : 1 + len(catalog.releases)])
+    # Releases whose whole notes were read and decided in a ledger, with nothing left unread.
+    complete = {r.version for r in catalog.releases if r.version in catalog.ledgers and not r.limits}
+    assert len(complete) >= 6
+    for line in lines[1 : 1 + len(catalog.releases)]:
+        if line.split()[0] in complete:
+            assert int(line.split()[column]) >= 10, line

@@ -97,13 +97,15 @@ def test_2_8_to_2_12_has_the_changes_that_matter(real: Catalog) -> None:
     assert not any(e.release.version in {"2.8", "2.13"} for e in guide.changes + guide.features)
 
 
-def test_real_data_yields_15_guides(real: Catalog) -> None:
-    assert len(all_pairs(real)) == 15
+def test_real_data_yields_a_guide_for_every_pair(real: Catalog) -> None:
+    count = len(real.releases)
+    assert len(all_pairs(real)) == count * (count - 1) // 2
 
 
 def test_built_guides_link_every_item_to_its_release_page(real_site: Build) -> None:
     pages = sorted((real_site.site / "upgrade").glob("*-to-*.html"))
-    assert len(pages) == 15
+    count = len(open_catalog(ROOT / "data").releases)
+    assert len(pages) == count * (count - 1) // 2
     soup = real_site.html("upgrade/2.8-to-2.12.html")
     # Each change is a table row whose title link carries the item's permanent id and points to
     # the item on its release page; the row's box to tick is labelled by that link.
@@ -135,7 +137,8 @@ def test_guide_index_has_a_matrix_and_a_picker(real_site: Build) -> None:
     soup = real_site.html("upgrade/index.html")
     assert soup.find("form", id="upgrade-picker") is not None
     links = {a["href"] for a in soup.select("table a")}
-    assert "2.8-to-2.12.html" in links and len(links) == 15
+    count = len(open_catalog(ROOT / "data").releases)
+    assert "2.8-to-2.12.html" in links and len(links) == count * (count - 1) // 2
     assert "2.12-to-2.8.html" not in links
 
 
@@ -168,6 +171,8 @@ def test_no_guide_advises_a_wheel_index_its_target_release_does_not_have() -> No
     advice = re.compile(r"(?:use|install from|stay on) the (cu\d{3}) index")
     for start, end in all_pairs(catalog):
         guide = upgrade_guide(catalog, start, end)
+        if guide.end.platform.cuda.other_builds:
+            continue  # B's builds are known only in part: the guide says so next to its GPU table
         built = {cuda_tag(b.version) for b in guide.end.platform.cuda.stable + guide.end.platform.cuda.experimental}
         for entry in guide.actions():
             for index in advice.findall(entry.item.action or ""):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -55,6 +55,8 @@ Area = Literal[
     "tensor",
     "xpu",
 ]
+#: Every area, in the order the Literal lists them.
+AREAS: tuple[str, ...] = get_args(Area)
 Companion = Literal["torchvision", "torchaudio", "torchao", "torchcodec"]
 DisputedField = Literal[
     "date",

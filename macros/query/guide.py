@@ -42,8 +42,8 @@ class UpgradeGuide:
     end: Release
     crossed: tuple[Release, ...]
     install: list[Entry] = field(default_factory=list)  # packaging effects: before you upgrade
-    # Everything else that changes behaviour, improvements with an effect included (a fix that
-    # changes numbers is felt like a breaking change).
+    # Everything else that changes behaviour, improvements and features with an effect included (a
+    # fix that changes numbers, a new check that raises, is felt like a breaking change).
     breaking: list[Entry] = field(default_factory=list)
     plan_for: list[Entry] = field(default_factory=list)  # deprecated by B, not completed by B
     completed_deprecations: list[Entry] = field(default_factory=list)  # deprecations completed in range
@@ -122,7 +122,7 @@ def _compute_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
                     guide.plan_for.append(entry)
                 else:
                     guide.completed_deprecations.append(entry)
-            elif item.kind in FEATURE_KINDS and not (item.kind == "improvement" and item.effect):
+            elif item.kind in FEATURE_KINDS and not (item.kind != "highlight" and item.effect):
                 guide.features.append(entry)
             elif item.kind == "regression":
                 guide.regressions.append(entry)

@@ -46,6 +46,9 @@ class Row:
     label: str  # inline HTML, like a cell
     cells: list[Cell]
     id: str | None = None
+    # Further anchors of the row: a lifecycle row answers to every item of its chain, so a link
+    # made before a correction joined two chains keeps landing on it.
+    also: tuple[str, ...] = ()
 
 
 @dataclass
@@ -161,7 +164,8 @@ def lifecycle_table(catalog: Catalog) -> Table:
                 Cell("removed" if removed else "deprecated"),
             ]
             anchor = (deprecated or removed or chain[0])[1].id
-            rows.append(Row(text_html(first.title), cells, id=f"lc-{anchor}"))
+            also = tuple(f"lc-{step.id}" for _, step in chain if step.id != anchor)
+            rows.append(Row(text_html(first.title), cells, id=f"lc-{anchor}", also=also))
     return Table(
         "What", ["Area", "Deprecated in", "Removed in", "Replacement", "Status"], rows, facets=("Area", "Status")
     )

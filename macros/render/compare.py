@@ -129,7 +129,7 @@ def render_compare_page(catalog: Catalog, name: str) -> Rendered:
 
 
 def _row_label(row: Row) -> str:
-    anchor = f'<span id="{row.id}"></span>' if row.id else ""
+    anchor = "".join(f'<span id="{name}"></span>' for name in ((row.id,) if row.id else ()) + row.also)
     return anchor + row.label.replace("|", "\\|")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from macros.dataset.model import Release
+from macros.dataset.model import AREAS, Release
 from macros.query.catalog import Catalog, Citations
 from macros.query.deprecation_filters import deprecation_filters
 from macros.query.gpu import gpu_sources, gpu_support
@@ -23,11 +23,30 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         if any(step.kind == "deprecation" for _, step in catalog.lifecycle(entry.item.id) if step.id != entry.item.id)
     ]
     disputes = [(release, dispute) for release in guide.crossed for dispute in release.disputes]
+    # Anchors the guide once had must keep landing (wiki links): a deprecation the range now
+    # completes anchors at its completion, any other item of the range without a row of its own
+    # (a correction made it a non-change) at the line that leads to its release.
+    rows = {e.item.id for e in [*guide.install, *guide.breaking, *guide.plan_for, *guide.regressions]}
+    completed = {e.item.id for e in guide.completed_deprecations} - rows
+    completes = {
+        entry.item.id: [step.id for _, step in catalog.lifecycle(entry.item.id) if step.id in completed]
+        for entry in became_removals
+    }
+    placed = rows | {dep for deps in completes.values() for dep in deps}
+    kept_anchors = {
+        release.version: [
+            alias for item in release.items if item.id not in placed for alias in (item.id, *item.aliases)
+        ]
+        for release in guide.crossed
+    }
     return render(
         "upgrade.md.j2",
         guide=guide,
         catalog=catalog,
         became_removals=became_removals,
+        completes=completes,
+        kept_anchors=kept_anchors,
+        areas=AREAS,
         disputes=disputes,
         citations=citations,
         installs=install_variants(guide.end, latest_patch=True),

@@ -4,7 +4,9 @@ through Playwright, and serve a built site on 127.0.0.1. No pytest here."""
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
+import io
 import shutil
 import threading
 from collections.abc import Iterator
@@ -38,10 +40,34 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+#: What a static host (GitHub Pages) sends gzip-compressed.
+COMPRESSIBLE = {".html", ".css", ".js", ".json", ".xml", ".svg", ".txt"}
+
+
+class _HostedLikeHandler(_QuietHandler):
+    """Text files gzip-compressed when the browser accepts it, as the static host serves them: what
+    a visit really transfers."""
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if not (path.is_file() and path.suffix in COMPRESSIBLE and "gzip" in self.headers.get("Accept-Encoding", "")):
+            return super().send_head()
+        body = gzip.compress(path.read_bytes(), mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
 @contextmanager
-def serve_directory(directory: Path) -> Iterator[str]:
-    """Serve `directory` on a free port of 127.0.0.1; yields the base URL (ending in /)."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+def serve_directory(directory: Path, *, hosted_like: bool = False) -> Iterator[str]:
+    """Serve `directory` on a free port of 127.0.0.1; yields the base URL (ending in /).
+    `hosted_like`: compress text as the static host does (for measuring what a visit transfers)."""
+    handler = functools.partial(_HostedLikeHandler if hosted_like else _QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -22,9 +22,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from chromium import launch, serve_directory
 
 KB = 1024
-# 150 KB until the GPU table and the fifth and later items of a release's bug-fix sweep (2.8: 154 KB).
-RELEASE_HTML_BUDGET = 170 * KB
-FIRST_VISIT_BUDGET = 800 * KB
+# The release page's HTML as a file (what the browser parses): 150 KB until the GPU table and the
+# fifth and later items of a release's bug-fix sweep (2.8: 154 KB); 170 KB until every entry of the
+# notes was decided in a ledger and releases grew to 60 to 70 items (2.14: 216 KB).
+RELEASE_HTML_BUDGET = 240 * KB
+# What a first visit transfers, text compressed as the static host sends it (the search index
+# grows with every release: 666 KB raw, 12 releases).
+FIRST_VISIT_BUDGET = 500 * KB
 ASSET_BUDGET = 300 * KB
 
 # Pages that are one of a kind; the other pages are typed by their folder.
@@ -69,7 +73,8 @@ class PageWeight:
     pages: int
     heaviest: str  # path of the page visited, relative to the site root
     html_bytes: int
-    visit_bytes: int
+    visit_bytes: int  # transferred (compressed as the host sends it)
+    visit_raw_bytes: int  # the same responses uncompressed
     requests: int
     largest_asset: tuple[str, int]  # (path, bytes) of the biggest response in the visit
     external: tuple[str, ...]  # requests that left the machine (must stay empty)
@@ -88,9 +93,10 @@ def heaviest_pages(site: Path) -> dict[str, tuple[int, Path]]:
     }
 
 
-def first_visit(browser, url: str) -> tuple[int, int, tuple[str, int], tuple[str, ...]]:
+def first_visit(browser, url: str) -> tuple[int, int, int, tuple[str, int], tuple[str, ...]]:
     """Bytes transferred by a visit with an empty cache, including what scripts fetch after load
-    (the search index), plus the request count, the largest response and external requests."""
+    (the search index), the same uncompressed, the request count, the largest response (as
+    transferred) and external requests."""
     context = browser.new_context()
     finished: list = []
     external: list[str] = []
@@ -109,17 +115,18 @@ def first_visit(browser, url: str) -> tuple[int, int, tuple[str, int], tuple[str
     page.goto(url, wait_until="load")
     page.wait_for_load_state("networkidle")
     sizes = [(urlparse(request.url).path, request.sizes()["responseBodySize"]) for request in finished]
+    raw = sum(len(response.body()) for request in finished if (response := request.response()) is not None)
     context.close()
     largest = max(sizes, key=lambda entry: entry[1], default=("", 0))
-    return sum(size for _, size in sizes), len(sizes), largest, tuple(external)
+    return sum(size for _, size in sizes), raw, len(sizes), largest, tuple(external)
 
 
 def measure(browser, site: Path, base_url: str) -> list[PageWeight]:
     weights = []
     for kind, (count, path) in heaviest_pages(site).items():
         relative = path.relative_to(site).as_posix()
-        total, requests, largest, external = first_visit(browser, base_url + relative)
-        weights.append(PageWeight(kind, count, relative, path.stat().st_size, total, requests, largest, external))
+        total, raw, requests, largest, external = first_visit(browser, base_url + relative)
+        weights.append(PageWeight(kind, count, relative, path.stat().st_size, total, raw, requests, largest, external))
     return weights
 
 
@@ -142,7 +149,16 @@ def kb(size: int) -> str:
 
 
 def format_report(weights: list[PageWeight]) -> str:
-    header = ("page type", "pages", "heaviest page", "HTML", "first visit", "requests", "largest response")
+    header = (
+        "page type",
+        "pages",
+        "heaviest page",
+        "HTML",
+        "first visit",
+        "(uncompressed)",
+        "requests",
+        "largest response",
+    )
     rows = [
         (
             weight.kind,
@@ -150,6 +166,7 @@ def format_report(weights: list[PageWeight]) -> str:
             weight.heaviest,
             kb(weight.html_bytes),
             kb(weight.visit_bytes),
+            kb(weight.visit_raw_bytes),
             str(weight.requests),
             f"{kb(weight.largest_asset[1])} {weight.largest_asset[0].rsplit('/', 1)[-1]}",
         )
@@ -158,8 +175,8 @@ def format_report(weights: list[PageWeight]) -> str:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [header, *rows]]
     budgets = (
-        f"Budgets: release HTML <= {kb(RELEASE_HTML_BUDGET)}, first visit <= {kb(FIRST_VISIT_BUDGET)}, "
-        f"no response > {kb(ASSET_BUDGET)}."
+        f"Budgets: release HTML <= {kb(RELEASE_HTML_BUDGET)}, first visit <= {kb(FIRST_VISIT_BUDGET)} and no "
+        f"response > {kb(ASSET_BUDGET)}, as transferred (text gzip-compressed, as the host sends it)."
     )
     return "\n".join([*lines, "", budgets])
 
@@ -185,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         if site is None:
             site = Path(temporary) / "site"
             build_site(site)
-        with serve_directory(site) as base_url, sync_playwright() as playwright:
+        with serve_directory(site, hosted_like=True) as base_url, sync_playwright() as playwright:
             browser = launch(playwright)
             weights = measure(browser, site, base_url)
             browser.close()

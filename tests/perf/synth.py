@@ -703,6 +703,13 @@ SHARED_SOURCES = (
         "upstream",
     ),
     (
+        "pypi-index",
+        "PyPI's file lists of torch and its companions",
+        "https://pypi.org/simple/torch/",
+        "Python Package Index",
+        "upstream",
+    ),
+    (
         "torchao-compat-table",
         "torchao binary compatibility table (torchao/__init__.py)",
         "https://github.com/pytorch/ao/blob/main/torchao/__init__.py",
