@@ -27,11 +27,14 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
     # completes anchors at its completion, any other item of the range without a row of its own
     # (a correction made it a non-change) at the line that leads to its release.
     rows = {e.item.id for e in [*guide.install, *guide.breaking, *guide.plan_for, *guide.regressions]}
-    completed = {e.item.id for e in guide.completed_deprecations} - rows
-    completes = {
-        entry.item.id: [step.id for _, step in catalog.lifecycle(entry.item.id) if step.id in completed]
-        for entry in became_removals
-    }
+    # The deprecations each completion ends, A's own included (a guide from A once planned for
+    # them); each anchored once, at the first completion that names it.
+    completes: dict[str, list[str]] = {}
+    anchored = set(rows)
+    for entry in became_removals:
+        ended = [step.id for _, step in catalog.lifecycle(entry.item.id) if step.kind == "deprecation"]
+        completes[entry.item.id] = [step for step in ended if step not in anchored]
+        anchored.update(ended)
     placed = rows | {dep for deps in completes.values() for dep in deps}
     kept_anchors = {
         release.version: [
