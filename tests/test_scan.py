@@ -208,3 +208,22 @@ def test_parallel_and_serial_scans_agree(data: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(scanner, "PARALLEL_FROM", 1)
     parallel = scanner.scan([TREE], catalog, "9.0", "9.2", SITE)
     assert parallel == serial and len(serial.findings) == 9 and len(serial.skipped) == 1
+
+
+def test_a_changed_default_is_found_where_the_keyword_is_left_out(tmp_path: Path) -> None:
+    """2.6 flips `torch.load`'s `weights_only` default: a call that leaves it out is reported, one
+    that passes it (or **kwargs that may) is not, whatever the alias."""
+    (tmp_path / "load.py").write_text(
+        "import torch\n"
+        "from torch import load as tl\n"
+        "a = torch.load(path)\n"
+        "b = torch.load(path, weights_only=False)\n"
+        "c = tl(path, map_location='cpu')\n"
+        "d = torch.load(path, **options)\n",
+        encoding="utf-8",
+    )
+    result = scan(ROOT / "data", str(tmp_path), "--from", "2.5", "--to", "2.6", "--format", "json")
+    found = [
+        (f["line"], f["symbol"]) for f in json.loads(result.stdout) if f["item_id"] == "torch-load-weights-only-default"
+    ]
+    assert found == [(3, "torch.load() without weights_only="), (5, "torch.load() without weights_only=")]

@@ -381,6 +381,17 @@ class SymbolUse(Record):
     value: str | int | float | bool | None = Field(
         default=None, description="The literal value that matters; absent: any use of the keyword."
     )
+    absent: bool = Field(
+        default=False,
+        description="The change hits calls that leave this keyword out (a default that changed): `torch.load(f)` "
+        "without `weights_only`. Calls that pass it, or pass **kwargs, are not reported.",
+    )
+
+    @model_validator(mode="after")
+    def _one_condition(self) -> SymbolUse:
+        if self.absent and not self.any_value:
+            raise ValueError("absent: true matches calls without the keyword; it takes no value")
+        return self
 
     @property
     def any_value(self) -> bool:
@@ -393,6 +404,8 @@ class SymbolUse(Record):
         dumped = handler(self)
         if self.any_value:
             dumped.pop("value", None)
+        if not self.absent:
+            dumped.pop("absent", None)
         return dumped
 
 

@@ -8,7 +8,8 @@ removal item of a release after A, up to and including B.
 
 A symbol is a dotted name (any use of it, or of anything under it, matches) or a call condition
 `{name, keyword, value}` (the call passes that keyword, with that literal value when one is
-given). Names bound locally (assignments, parameters, function and class names) shadow imports.
+given), or `{name, keyword, absent: true}` (the call leaves the keyword out: a changed default).
+Names bound locally (assignments, parameters, function and class names) shadow imports.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Rule:
     any_value: bool
     item: Item
     release: Release
+    absent: bool = False  # the call must leave `keyword` out (a changed default)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,9 @@ def rules_for(catalog: Catalog, start: str, end: str) -> list[Rule]:
                 continue
             for symbol in item.symbols:
                 if isinstance(symbol, SymbolUse):
-                    rules.append(Rule(symbol.name, symbol.keyword, symbol.value, symbol.any_value, item, release))
+                    rules.append(
+                        Rule(symbol.name, symbol.keyword, symbol.value, symbol.any_value, item, release, symbol.absent)
+                    )
                 else:
                     rules.append(Rule(symbol, None, None, True, item, release))
     return rules
@@ -135,8 +139,16 @@ class _Visitor(ast.NodeVisitor):
             for rule in self.index.get(".".join(parts[:end]), ()):
                 if rule.keyword is None:
                     self.hits.append((node, name, rule))
+                elif call is not None and end == len(parts) and rule.absent:
+                    if self._keyword_left_out(call, rule):
+                        self.hits.append((node, f"{name}() without {rule.keyword}=", rule))
                 elif call is not None and end == len(parts) and self._keyword_matches(call, rule):
                     self.hits.append((node, f"{name}({rule.keyword}=...)", rule))
+
+    @staticmethod
+    def _keyword_left_out(call: ast.Call, rule: Rule) -> bool:
+        """No keyword of that name and no **kwargs that might carry it."""
+        return all(keyword.arg not in {rule.keyword, None} for keyword in call.keywords)
 
     @staticmethod
     def _keyword_matches(call: ast.Call, rule: Rule) -> bool:
