@@ -2,8 +2,10 @@
 
 Reads a local copy of the official release notes (the GitHub release text as Markdown, saved by
 the contributor, never committed) and lists every entry: each top-level bullet of every section,
-and each row of the Highlights table. An entry keeps its section, its area heading, its position
-within that area and the PR numbers it cites, never its sentences. `decision` starts empty; a
+each heading written as an entry (a heading with paragraphs under it), and each row of the
+Highlights table. An entry keeps its section, its area heading, its position within that area and
+the PR numbers it cites (issue links such as `#188892` are read as numbers too), never its
+sentences. `decision` starts empty; a
 person who read the entry fills it. Running the tool again keeps every decision already taken for
 an entry that is still there (same section, area and PRs), so a corrected copy of the notes can
 be read again without losing work.
