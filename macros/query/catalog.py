@@ -221,6 +221,25 @@ def _link_outside(path: Path, data_dir: Path) -> str | None:
     return f"is a symbolic link to {target}, outside {display_name(data_dir)}; copy the file in instead"
 
 
+def _load_folder(
+    data_dir: Path, folder: str, model: type[Model]
+) -> tuple[list[Path], list[Loaded[Model]], list[Problem]]:
+    """Every X.Y.yaml of a data folder loaded as `model`; a problem for any other file in it and
+    for a link out of data/."""
+    paths, problems = _unread(folder_files(data_dir / folder), folder)
+    records: list[Loaded[Model]] = []
+    for path in paths:
+        outside = _link_outside(path, data_dir)
+        if outside:
+            problems.append(Problem(display_name(path), 1, 1, "(file)", outside))
+            continue
+        record, positions, found = _load(path, model)
+        problems += found
+        if record is not None:
+            records.append(Loaded(display_name(path), record, positions))
+    return paths, records, problems
+
+
 def _load_catalog(data_dir: Path, with_pypi: bool = True) -> Catalog:
     problems: list[Problem] = []
     sources_path = data_dir / "sources.yaml"
@@ -234,33 +253,13 @@ def _load_catalog(data_dir: Path, with_pypi: bool = True) -> Catalog:
     if topics_path.exists():
         topics, topic_positions, found = _load(topics_path, TopicRegistry)
         problems += found
-    releases: list[Loaded[Release]] = []
-    release_paths, found = _unread(folder_files(data_dir / RELEASES_DIR), RELEASES_DIR)
+    release_paths, releases, found = _load_folder(data_dir, RELEASES_DIR, Release)
     problems += found
     if not release_paths:
         where = display_name(data_dir / "releases")
         problems.append(Problem(where, 1, 1, "(file)", "holds no release files (X.Y.yaml); add at least one"))
-    for path in release_paths:
-        outside = _link_outside(path, data_dir)
-        if outside:
-            problems.append(Problem(display_name(path), 1, 1, "(file)", outside))
-            continue
-        release, release_positions, found = _load(path, Release)
-        problems += found
-        if release is not None:
-            releases.append(Loaded(display_name(path), release, release_positions))
-    ledgers: list[Loaded[Ledger]] = []
-    ledger_paths, found = _unread(folder_files(data_dir / LEDGER_DIR), LEDGER_DIR)
+    _, ledgers, found = _load_folder(data_dir, LEDGER_DIR, Ledger)
     problems += found
-    for path in ledger_paths:
-        outside = _link_outside(path, data_dir)
-        if outside:
-            problems.append(Problem(display_name(path), 1, 1, "(file)", outside))
-            continue
-        ledger, ledger_positions, found = _load(path, Ledger)
-        problems += found
-        if ledger is not None:
-            ledgers.append(Loaded(display_name(path), ledger, ledger_positions))
     pypi_path = data_dir / PYPI_SNAPSHOT
     pypi: Loaded[PypiSnapshot] | None = None
     if with_pypi and pypi_path.exists():
