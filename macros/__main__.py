@@ -108,13 +108,9 @@ def _scan(argv: list[str]) -> int:
     parser.add_argument("--to", dest="end", required=True, metavar="B", help="the release you move to")
     parser.add_argument("--format", choices=["text", "json", "sarif"], default="text")
     parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
-    try:
-        args = parser.parse_args(argv)
-    except (argparse.ArgumentError, _UsageError) as error:
-        print(f"python -m macros scan: error: {error}", file=sys.stderr)
-        return 2
-    except SystemExit as exit_:  # --help
-        return 0 if exit_.code == 0 else 2
+    args = _parse(parser, argv)
+    if isinstance(args, int):
+        return args
     try:
         catalog = open_catalog(args.data or _default_data())
         result = scan(args.paths, catalog, args.start, args.end, _site_url())
@@ -133,6 +129,18 @@ def _scan(argv: list[str]) -> int:
 
 class _UsageError(Exception):
     pass
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | int:
+    """The arguments, or the exit status once a usage error has been said in one line (2) or
+    --help printed (0)."""
+    try:
+        return parser.parse_args(argv)
+    except (argparse.ArgumentError, _UsageError) as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
+    except SystemExit as exit_:  # --help
+        return 0 if exit_.code == 0 else 2
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -154,13 +162,9 @@ def _ledger(argv: list[str]) -> int:
     parser.add_argument("--release", required=True, metavar="X.Y")
     parser.add_argument("--notes", dest="source", metavar="SOURCE_ID", help="source id of the notes (notes-X-Y)")
     parser.add_argument("--data", type=Path, default=ROOT / "data", help=argparse.SUPPRESS)
-    try:
-        args = parser.parse_args(argv)
-    except (argparse.ArgumentError, _UsageError) as error:
-        print(f"python -m macros ledger: error: {error}", file=sys.stderr)
-        return 2
-    except SystemExit as exit_:  # --help
-        return 0 if exit_.code == 0 else 2
+    args = _parse(parser, argv)
+    if isinstance(args, int):
+        return args
     if not re.fullmatch(r"[0-9]+\.[0-9]+", args.release):
         print(f"python -m macros ledger: error: --release {args.release!r} is not X.Y", file=sys.stderr)
         return 2

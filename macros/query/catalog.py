@@ -185,7 +185,7 @@ def _unread(paths: list[Path], folder: str) -> tuple[list[Path], list[Problem]]:
         if path.suffix == ".yaml":
             read.append(path)
             continue
-        hint = f"rename it to {path.stem}.yaml" if path.suffix in {".yml", ".YAML", ".yaml.txt"} else "move it out"
+        hint = f"rename it to {path.stem}.yaml" if path.suffix in {".yml", ".YAML"} else "move it out"
         message = f"is not read: {folder}/ holds only X.Y.yaml files ({hint})"
         problems.append(Problem(display_name(path), 1, 1, "(file)", message))
     return read, problems

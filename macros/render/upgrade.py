@@ -35,13 +35,13 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         ended = [step.id for _, step in catalog.lifecycle(entry.item.id) if step.kind == "deprecation"]
         completes[entry.item.id] = [step for step in ended if step not in anchored]
         anchored.update(ended)
-    placed = rows | {dep for deps in completes.values() for dep in deps}
-    kept_anchors = {
-        release.version: [
-            alias for item in release.items if item.id not in placed for alias in (item.id, *item.aliases)
-        ]
+    kept_anchors = [
+        name
         for release in guide.crossed
-    }
+        for item in release.items
+        if item.id not in anchored
+        for name in (item.id, *item.aliases)
+    ]
     return render(
         "upgrade.md.j2",
         guide=guide,
