@@ -102,11 +102,17 @@ def test_a_rebuild_of_the_changed_pages_serves_what_a_clean_build_writes(tmp_pat
         wait_until_served(root + "releases/9.2.html", "A renamed path")
         assert differences_from_a_clean_build(project, root, tmp_path / "clean2") == []
 
+        # A later release re-links a lifecycle: the guides that end before it are kept from the
+        # last build (render/made_from.py) only when what they read of it did not change.
+        edit(project / "data" / "releases" / "9.2.yaml", "follows: legacy-io-deprecated", "follows: old-flag-deprecated")
+        wait_until_served(root + "api/v1/items.json", '"old-flag-deprecated",\n      "old-flag-removed",\n      "legacy-io-removed"')
+        assert differences_from_a_clean_build(project, root, tmp_path / "clean3") == []
+
         # A hand-written page: its title is in every page's nav, so every page is rebuilt.
         edit(project / "docs" / "about.md", "# ", "# Edited: ")
         wait_until_served(root + "about.html", "Edited: ")
-        assert len(REBUILDING.findall(log.read_text())) == 2, "the third build was a whole one"
-        assert differences_from_a_clean_build(project, root, tmp_path / "clean3") == []
+        assert len(REBUILDING.findall(log.read_text())) == 3, "the fourth build was a whole one"
+        assert differences_from_a_clean_build(project, root, tmp_path / "clean4") == []
 
 
 def test_a_page_that_did_not_change_still_has_its_links_checked(tmp_path: Path) -> None:

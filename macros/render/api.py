@@ -8,7 +8,6 @@ of these files depend on the code only, so they are written once by `make schema
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -17,7 +16,8 @@ from macros.dataset import wheels as wheel_facts
 from macros.dataset.checks import cited_sources
 from macros.dataset.model import AppliesTo, Item, Platform, Release, Source
 from macros.query.catalog import Catalog
-from macros.query.guide import all_pairs, upgrade_guide
+from macros.query.guide import all_pairs, guide_inputs, upgrade_guide
+from macros.render.made_from import MadeFrom
 
 API = "api/v1"
 
@@ -132,30 +132,8 @@ def _dump(value: Any) -> str:
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-class _MadeFrom:
-    """Each file's text, kept with the frozen records it was made from.
-
-    Under `mkdocs serve` a data file that did not change keeps its records (catalog.py loads files
-    one by one), so a file made only from them is not made again: pretty-printed JSON is the
-    slowest part of the API. Records are compared by identity, other values by equality."""
-
-    def __init__(self) -> None:
-        self._kept: dict[str, tuple[tuple[object, ...], str]] = {}
-
-    def text(self, path: str, inputs: tuple[object, ...], make: Callable[[], str]) -> str:
-        kept = self._kept.get(path)
-        if kept is not None and len(kept[0]) == len(inputs) and all(map(_same, kept[0], inputs)):
-            return kept[1]
-        text = make()
-        self._kept[path] = (inputs, text)
-        return text
-
-
-def _same(kept: object, now: object) -> bool:
-    return kept is now if isinstance(now, BaseModel) else kept == now
-
-
-_made_from = _MadeFrom()
+#: JSON files kept across `mkdocs serve` rebuilds: pretty-printed JSON is the slowest part of the API.
+_made_from = MadeFrom()
 
 
 def _page_url(site_url: str, path: str) -> str:
@@ -184,28 +162,37 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
         )
         path = f"{API}/releases/{release.version}.json"
         # Its sources are looked up only when the release changed; the registry is an input too.
-        files[path] = _made_from.text(
+        files[path] = _made_from.get(
             path,
             (release, site_url, *catalog.sources.values()),
             lambda release=release: _release_document(catalog, release, site_url),
         )
     files[f"{API}/releases.json"] = _dump(summaries)
-    items = [
-        ItemRecord(
-            release=release.version,
-            url=_page_url(site_url, f"releases/{release.version}.html#{item.id}"),
-            item=item,
-            lifecycle=[step.id for _, step in catalog.lifecycle(item.id)],
-        ).model_dump(mode="json")
-        for release in catalog.releases
-        for item in release.items
-    ]
-    files[f"{API}/items.json"] = _dump(items)
-    files[f"{API}/wheels.json"] = _made_from.text(
+
+    def items_document() -> str:
+        items = [
+            ItemRecord(
+                release=release.version,
+                url=_page_url(site_url, f"releases/{release.version}.html#{item.id}"),
+                item=item,
+                lifecycle=[step.id for _, step in catalog.lifecycle(item.id)],
+            ).model_dump(mode="json")
+            for release in catalog.releases
+            for item in release.items
+        ]
+        return _dump(items)
+
+    files[f"{API}/items.json"] = _made_from.get(f"{API}/items.json", (*catalog.releases, site_url), items_document)
+    files[f"{API}/wheels.json"] = _made_from.get(
         f"{API}/wheels.json", (catalog.pypi,), lambda: _dump(wheels_document(catalog).model_dump(mode="json"))
     )
     for start, end in all_pairs(catalog):
-        files[f"{API}/upgrade/{start}-to-{end}.json"] = _dump(guide_record(catalog, start, end, site_url))
+        path = f"{API}/upgrade/{start}-to-{end}.json"
+        files[path] = _made_from.get(
+            path,
+            (*guide_inputs(catalog, start, end), site_url),
+            lambda start=start, end=end: _dump(guide_record(catalog, start, end, site_url)),
+        )
     return files
 
 

@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -120,6 +121,12 @@ def render(name: str, **context: object) -> Rendered:
     aside = _Aside()
     markdown = _template(name).render(_aside=aside, **context)
     return Rendered(markdown, aside.blocks)
+
+
+def template_module(name: str, **context: object) -> Any:
+    """Template `name` as a module whose macros Python can call, with `context` as its globals
+    (for fragments written once and reused by many pages)."""
+    return _template(name).make_module(dict(context))
 
 
 def render_markdown(name: str, **context: object) -> str:

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from functools import partial
 
 from macros.query.catalog import Catalog
-from macros.query.guide import all_pairs
+from macros.query.guide import all_pairs, guide_inputs
 from macros.render.about import render_known_gaps, render_sources_table
 from macros.render.api import api_files
 from macros.render.compare import PAGES as COMPARE_PAGES
 from macros.render.compare import render_compare_index, render_compare_page
 from macros.render.feed import atom_feed
 from macros.render.home import render_latest_release, render_release_list
+from macros.render.made_from import MadeFrom
 from macros.render.markdown import Rendered
 from macros.render.release import render_release_page
 from macros.render.upgrade import render_upgrade_guide, render_upgrade_index
@@ -57,6 +58,9 @@ class GeneratedPage:
     searchable: bool = True
     section: str | None = None  # a key of NAV_SECTIONS, or None: reached by links only
     hide: tuple[str, ...] = ()  # Material's `hide` (e.g. "toc": wide tables get the table of contents' rail)
+    # What the page is made from (see render/made_from.py), when that is less than the whole
+    # catalog: under `mkdocs serve`, a page whose inputs did not change is not rendered again.
+    inputs: Callable[[Catalog], tuple[object, ...]] | None = None
 
     def front_matter(self) -> str:
         meta = [f"title: {_yaml_string(self.title)}", f"description: {_yaml_string(self.description)}"]
@@ -68,8 +72,15 @@ class GeneratedPage:
 
     def build(self, catalog: Catalog) -> Rendered:
         """The whole page source (front matter and Markdown) and its finished HTML."""
-        rendered = self.render(catalog)
+        if self.inputs is None:
+            rendered = self.render(catalog)
+        else:
+            rendered = _made_from.get(self.path, self.inputs(catalog), lambda: self.render(catalog))
         return Rendered(self.front_matter() + rendered.markdown, rendered.finished_html)
+
+
+#: Pages kept across `mkdocs serve` rebuilds with what they were made from.
+_made_from = MadeFrom()
 
 
 def _yaml_string(text: str) -> str:
@@ -123,6 +134,7 @@ def upgrade_pages(catalog: Catalog) -> list[GeneratedPage]:
                 _description(description),
                 partial(render_upgrade_guide, start=start, end=end),
                 searchable=False,
+                inputs=partial(guide_inputs, start=start, end=end),
             )
         )
     return pages

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from macros.dataset.model import AREAS, Release
 from macros.query.catalog import Catalog, Citations
 from macros.query.deprecation_filters import deprecation_filters
 from macros.query.gpu import gpu_sources, gpu_support
-from macros.query.guide import all_pairs, live_deprecations, upgrade_guide
+from macros.query.guide import Entry, all_pairs, live_deprecations, upgrade_guide
 from macros.query.install import cuda_tag, install_variants, newest_patch
-from macros.render.markdown import Rendered, render, render_markdown
-from macros.render.release import item_helpers
+from macros.render.markdown import Rendered, render, render_markdown, template_module
+from macros.render.release import cite_html, item_helpers
+
+#: Where a guide row's citation numbers go: the row is shared by every guide, the numbers are not.
+_CITES_HERE = "\x1fcites\x1f"
 
 
 def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
@@ -59,8 +64,28 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         b_pythons=python_versions(guide.end),
         b_patch=newest_patch(guide.end),
         setup=setup_choices(guide.start, guide.end),
+        guide_row_html=guide_row_writer(catalog, citations),
         **item_helpers(catalog, citations, prefix="../releases/"),
     )
+
+
+def guide_row_writer(catalog: Catalog, citations: Citations) -> Callable[[Entry], str]:
+    """`guide_row_html(entry)` for one guide: the item's row, written once per catalog (every guide
+    links to the same release pages), with this page's citation numbers."""
+
+    def row_module() -> Any:
+        helpers = item_helpers(catalog, citations, prefix="../releases/")
+        helpers["cite_html"] = lambda source_ids: _CITES_HERE
+        return template_module("item.j2", catalog=catalog, **helpers)
+
+    module = catalog.memo(("guide-row-module",), row_module)
+
+    def row(entry: Entry) -> str:
+        key = ("guide-row", entry.item.id, entry.release.version)
+        html = catalog.memo(key, lambda: str(module.guide_row(entry)))
+        return html.replace(_CITES_HERE, cite_html(citations, entry.item.sources))
+
+    return row
 
 
 @dataclass(frozen=True)
