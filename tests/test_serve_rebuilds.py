@@ -104,8 +104,15 @@ def test_a_rebuild_of_the_changed_pages_serves_what_a_clean_build_writes(tmp_pat
 
         # A later release re-links a lifecycle: the guides that end before it are kept from the
         # last build (render/made_from.py) only when what they read of it did not change.
-        edit(project / "data" / "releases" / "9.2.yaml", "follows: legacy-io-deprecated", "follows: old-flag-deprecated")
-        wait_until_served(root + "api/v1/items.json", '"old-flag-deprecated",\n      "old-flag-removed",\n      "legacy-io-removed"')
+        # Here 9.2 deprecates what 9.1 changed: the guide from 9.0 to 9.1 now lists that change
+        # under "Deprecations that became removals or breaks".
+        later = project / "data" / "releases" / "9.2.yaml"
+        text = later.read_text(encoding="utf-8")
+        text = text.replace(
+            "  - id: legacy-io-removed\n    kind: removal", "  - id: legacy-io-removed\n    kind: deprecation"
+        )
+        later.write_text(text.replace("follows: legacy-io-deprecated", "follows: silent-sum"), encoding="utf-8")
+        wait_until_served(root + "api/v1/items.json", '"silent-sum",\n      "legacy-io-removed"')
         assert differences_from_a_clean_build(project, root, tmp_path / "clean3") == []
 
         # A hand-written page: its title is in every page's nav, so every page is rebuilt.
