@@ -54,6 +54,46 @@
     return a.localeCompare(b, undefined, { numeric: true, sensitivity: "base" });
   }
 
+  /* A table with a column per release (16 and growing) reads best a few releases at a time:
+     "Releases from … to …" shows that range of columns (the row headings stay). Without
+     JavaScript every column is there, in a box that scrolls. */
+  function chooseReleaseColumns(table, headers, controls) {
+    var columns = headers.map(function (th, index) {
+      return /^\d+\.\d+$/.test(th.textContent.trim()) ? index : -1;
+    }).filter(function (index) { return index >= 0; });
+    if (columns.length < 8) return;
+    var versions = columns.map(function (index) { return headers[index].textContent.trim(); });
+    var byAge = versions.slice().sort(function (a, b) {
+      var x = a.split(".").map(Number), y = b.split(".").map(Number);
+      return x[0] - y[0] || x[1] - y[1];
+    });
+    var pick = function (label, chosen) {
+      var select = document.createElement("select");
+      select.setAttribute("aria-label", label);
+      byAge.forEach(function (v) { select.appendChild(new Option(v, v, false, v === chosen)); });
+      return select;
+    };
+    var from = pick("Releases from", byAge[0]);
+    var to = pick("Releases up to", byAge[byAge.length - 1]);
+    var wrap = document.createElement("span");
+    wrap.className = "atlas-table-releases";
+    wrap.append("Releases ", from, " to ", to);
+    controls.appendChild(wrap);
+    var show = function () {
+      var low = byAge.indexOf(from.value), high = byAge.indexOf(to.value);
+      if (low > high) { var swap = low; low = high; high = swap; }
+      columns.forEach(function (index, position) {
+        var rank = byAge.indexOf(versions[position]);
+        var hidden = rank < low || rank > high;
+        Array.prototype.forEach.call(table.rows, function (row) {
+          if (row.cells[index]) row.cells[index].hidden = hidden;
+        });
+      });
+    };
+    from.addEventListener("change", show);
+    to.addEventListener("change", show);
+  }
+
   function setupTable(wrapper) {
     if (wrapper.dataset.ready) return;
     var table = wrapper.querySelector("table");
@@ -87,6 +127,7 @@
       controls.appendChild(select);
       return { select: select, index: index, name: name };
     });
+    chooseReleaseColumns(table, headers, controls);
     var count = document.createElement("span");
     count.className = "atlas-table-count";
     count.setAttribute("role", "status");
@@ -335,6 +376,49 @@
     answer.hidden = !notes.length;
   }
 
+  /* The answer box at the top of a guide: how many of the changes reach this setup, by effect
+     (the change tables' rows carry data-effect; a folded row does not count), and the install
+     command of the one wheel the install table kept for it. Without a setup, the page's own
+     totals stay. */
+  function answerFirst(root, setup) {
+    var box = root.querySelector(".atlas-answer");
+    if (!box) return;
+    var chosen = SETUP_FIELDS.some(function (name) { return setup[name]; });
+    var changes = Array.prototype.slice.call(root.querySelectorAll(".md-content table.atlas-changes tbody tr"));
+    var counted = changes.filter(function (row) { return !chosen || !row.classList.contains("atlas-not-yours"); });
+    var total = box.querySelector(".atlas-answer-total");
+    total.textContent = String(counted.length);
+    box.querySelector(".atlas-answer-scope").textContent = chosen
+      ? "of the " + total.dataset.all + " changes reach your setup"
+      : "changes reach code or installs that move from " + root.querySelector("form#your-setup").dataset.from +
+        " to " + root.querySelector("form#your-setup").dataset.to;
+    Array.prototype.forEach.call(box.querySelectorAll(".atlas-answer-effects li[data-effect]"), function (item) {
+      var count = counted.filter(function (row) { return row.dataset.effect === item.dataset.effect; }).length;
+      item.querySelector("strong").textContent = String(count);
+      item.hidden = count === 0;
+    });
+    var install = box.querySelector(".atlas-answer-install");
+    var rows = Array.prototype.slice.call(root.querySelectorAll(".md-content .atlas-install tr[data-variant]"));
+    var kept = rows.filter(function (row) { return !row.hidden; });
+    if (kept.length !== 1 && setup.gpu) {
+      // No single wheel kept for the chosen variant: the first wheel the GPU table says runs the GPU.
+      var running = Array.prototype.map.call(
+        root.querySelectorAll('.atlas-gpus tr[data-gpu="' + setup.gpu + '"] td[data-runs="yes"]'),
+        function (cell) { return cell.dataset.variant; });
+      kept = rows.filter(function (row) { return running.indexOf(row.dataset.variant) >= 0; }).slice(0, 1);
+    }
+    install.textContent = "";
+    install.hidden = !chosen || kept.length !== 1;
+    if (install.hidden) return;
+    var label = document.createElement("p");
+    label.append("Install it (" + kept[0].cells[0].firstChild.textContent.trim() + "):");
+    var pre = document.createElement("pre");
+    var code = document.createElement("code");
+    code.textContent = kept[0].cells[1].textContent.trim();
+    pre.append(code);
+    install.append(label, pre);
+  }
+
   /* The Done boxes of a guide, kept in this browser per guide (the page's path), with a reset. */
   function setupTicks(root) {
     var boxes = Array.prototype.slice.call(root.querySelectorAll(".md-content table.atlas-guide input[type=checkbox]"));
@@ -446,6 +530,7 @@
       orderByImpact(root, rows, setup);
       answerGpu(root, setup);
       chooseInstall(root, setup);
+      answerFirst(root, setup);
       Array.prototype.forEach.call(root.querySelectorAll(".md-content table.atlas-guide"), function (table) {
         var hidden = table.querySelectorAll("tr.atlas-not-yours").length;
         var next = table.nextElementSibling;  // several tables share a parent: the toggle sits right after its own

@@ -27,34 +27,10 @@ from pydantic import (
 )
 
 from macros.dataset.text import code_problem, text_problem
-from macros.dataset.vocabulary import CHANGE_KINDS, NOT_FELT_REASONS, Effect, Kind, Status, Tier, Verdict
+from macros.dataset.vocabulary import CHANGE_KINDS, NOT_FELT_REASONS, Area, Effect, Kind, Status, Tier, Verdict
 
 # --- vocabularies (wording and order in vocabulary.py) --------------------------------------------
 
-Area = Literal[
-    "autograd",
-    "build",
-    "compiler",
-    "cpp",
-    "cpu",
-    "cuda",
-    "data",
-    "distributed",
-    "export",
-    "jit",
-    "linalg",
-    "mps",
-    "nn",
-    "onnx",
-    "optim",
-    "packaging",
-    "profiler",
-    "python",
-    "quantization",
-    "rocm",
-    "tensor",
-    "xpu",
-]
 #: Every area, in the order the Literal lists them.
 AREAS: tuple[str, ...] = get_args(Area)
 Companion = Literal["torchvision", "torchaudio", "torchao", "torchcodec"]

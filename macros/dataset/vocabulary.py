@@ -136,6 +136,59 @@ NOT_FELT_REASONS = Vocabulary(
     ),
 )
 
+Area = Literal[
+    "autograd",
+    "build",
+    "compiler",
+    "cpp",
+    "cpu",
+    "cuda",
+    "data",
+    "distributed",
+    "export",
+    "jit",
+    "linalg",
+    "mps",
+    "nn",
+    "onnx",
+    "optim",
+    "packaging",
+    "profiler",
+    "python",
+    "quantization",
+    "rocm",
+    "tensor",
+    "xpu",
+]
+#: The part of PyTorch an item concerns; guides head their groups with the label.
+AREA_TERMS = Vocabulary(
+    "area",
+    (
+        Term("autograd", "Autograd", "changed", "atlas-area-autograd"),
+        Term("build", "Building PyTorch", "changed", "atlas-area-build"),
+        Term("compiler", "torch.compile", "changed", "atlas-area-compiler"),
+        Term("cpp", "C++ API and extensions", "changed", "atlas-area-cpp"),
+        Term("cpu", "CPU", "changed", "atlas-area-cpu"),
+        Term("cuda", "CUDA", "changed", "atlas-area-cuda"),
+        Term("data", "Data loading", "changed", "atlas-area-data"),
+        Term("distributed", "Distributed", "changed", "atlas-area-distributed"),
+        Term("export", "torch.export", "changed", "atlas-area-export"),
+        Term("jit", "TorchScript (JIT)", "changed", "atlas-area-jit"),
+        Term("linalg", "Linear algebra", "changed", "atlas-area-linalg"),
+        Term("mps", "Apple MPS", "changed", "atlas-area-mps"),
+        Term("nn", "torch.nn", "changed", "atlas-area-nn"),
+        Term("onnx", "ONNX export", "changed", "atlas-area-onnx"),
+        Term("optim", "Optimizers", "changed", "atlas-area-optim"),
+        Term("packaging", "Packaging and install", "changed", "atlas-area-packaging"),
+        Term("profiler", "Profiler", "changed", "atlas-area-profiler"),
+        Term("python", "Python and the core API", "changed", "atlas-area-python"),
+        Term("quantization", "Quantization", "changed", "atlas-area-quantization"),
+        Term("rocm", "ROCm (AMD GPUs)", "changed", "atlas-area-rocm"),
+        Term("tensor", "Tensors and operators", "changed", "atlas-area-tensor"),
+        Term("xpu", "Intel XPU", "changed", "atlas-area-xpu"),
+    ),
+)
+
 #: Each vocabulary with the Literal type the model validates against.
 ALL: tuple[tuple[Vocabulary, object], ...] = (
     (KINDS, Kind),
@@ -144,6 +197,7 @@ ALL: tuple[tuple[Vocabulary, object], ...] = (
     (TIERS, Tier),
     (VERDICTS, Verdict),
     (NOT_FELT_REASONS, NotFeltReason),
+    (AREA_TERMS, Area),
 )
 
 

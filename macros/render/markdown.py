@@ -27,7 +27,7 @@ from typing import Any
 import jinja2
 
 from macros.dataset.text import plain_text, text_html
-from macros.dataset.vocabulary import EFFECTS, KINDS, STATUSES, TIERS, VERDICTS
+from macros.dataset.vocabulary import AREA_TERMS, EFFECTS, KINDS, STATUSES, TIERS, VERDICTS
 
 
 def fence(code: str) -> str:
@@ -102,7 +102,9 @@ def environment() -> jinja2.Environment:
         fence=fence,
         set_aside=_set_aside,
     )
-    env.globals.update(KINDS=KINDS, EFFECTS=EFFECTS, STATUSES=STATUSES, TIERS=TIERS, VERDICTS=VERDICTS)
+    env.globals.update(
+        KINDS=KINDS, EFFECTS=EFFECTS, STATUSES=STATUSES, TIERS=TIERS, VERDICTS=VERDICTS, AREA_TERMS=AREA_TERMS
+    )
     return env
 
 

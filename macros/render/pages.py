@@ -134,6 +134,9 @@ def upgrade_pages(catalog: Catalog) -> list[GeneratedPage]:
                 _description(description),
                 partial(render_upgrade_guide, start=start, end=end),
                 searchable=False,
+                # A guide is read as one long checklist: the rows get the width of the site menu (the
+                # header's menu button still opens it).
+                hide=("navigation",),
                 inputs=partial(guide_inputs, start=start, end=end),
             )
         )
