@@ -1,4 +1,4 @@
-"""Renderers for the home page's release list and the releases index."""
+"""Renderers for the home page (the newest release, the way to the upgrade guides) and the release list."""
 
 from __future__ import annotations
 
@@ -29,3 +29,12 @@ def render_release_list(catalog: Catalog, prefix: str = "releases/") -> str:
         }
         rows.append((release, counts))
     return render_markdown("release_list.md.j2", rows=rows, prefix=prefix)
+
+
+def render_upgrade_teaser(catalog: Catalog) -> str:
+    """The home page's way into the guides: from each older release to the newest, in one line."""
+    return render_markdown(
+        "upgrade_teaser.md.j2",
+        latest=catalog.latest.version,
+        older=[release.version for release in reversed(catalog.releases[:-1])],
+    )

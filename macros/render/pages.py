@@ -22,7 +22,7 @@ from macros.render.api import api_files
 from macros.render.compare import PAGES as COMPARE_PAGES
 from macros.render.compare import render_compare_index, render_compare_page
 from macros.render.feed import atom_feed
-from macros.render.home import render_latest_release, render_release_list
+from macros.render.home import render_latest_release, render_release_list, render_upgrade_teaser
 from macros.render.made_from import MadeFrom
 from macros.render.markdown import Rendered
 from macros.render.release import render_release_page
@@ -39,6 +39,7 @@ NAV_SECTIONS: dict[str, str] = {
 #: first. The macros plugin gets them through `define_env`; `materialize` renders them itself.
 PAGE_MACROS: dict[str, Callable[..., str]] = {
     "latest_release": render_latest_release,
+    "upgrade_teaser": render_upgrade_teaser,
     "release_list": render_release_list,
     "sources_table": render_sources_table,
     "known_gaps": render_known_gaps,
