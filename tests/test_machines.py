@@ -12,7 +12,7 @@ import jsonschema
 from conftest import ROOT, Build
 
 from macros.query.catalog import open_catalog
-from macros.tools.permalinks import MANIFEST, missing, published, write_manifest
+from macros.tools.permalinks import MANIFEST, missing, published, unlisted, write_manifest
 
 
 def load(site: Build, path: str):
@@ -89,6 +89,27 @@ def test_no_published_permalink_has_disappeared(real_site: Build) -> None:
     assert MANIFEST.exists(), "run `make permalinks` to create tests/permalinks.txt"
     assert missing(real_site.site) == []
     assert "releases/2.12.html#cuda-12-8-wheels-removed" in published(real_site.site)
+
+
+def test_every_published_permalink_is_in_the_manifest(real_site: Build) -> None:
+    new = unlisted(real_site.site)
+    assert new == [], f"{len(new)} published anchors are not promised yet: run `make permalinks` (first: {new[:5]})"
+
+
+def test_a_new_anchor_is_reported_until_the_manifest_lists_it(real_site: Build, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(real_site.site, site)
+    page = site / "releases" / "2.12.html"
+    page.write_text(
+        page.read_text().replace(
+            'id="cuda-12-8-wheels-removed"', 'id="cuda-12-8-wheels-removed"><span id="a-new-item"></span'
+        )
+    )
+    assert unlisted(site) == ["releases/2.12.html#a-new-item"]
+    manifest = tmp_path / "permalinks.txt"
+    shutil.copyfile(MANIFEST, manifest)
+    added, lost = write_manifest(site, manifest)
+    assert (added, lost) == (1, []) and unlisted(site, manifest) == []
 
 
 def test_a_removed_anchor_fails_the_manifest_check(real_site: Build, tmp_path: Path) -> None:

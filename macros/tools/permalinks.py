@@ -1,8 +1,10 @@
 """The permalink guarantee: every published `page.html#anchor` stays published.
 
 Reads a built site (plain HTML parsing, no MkDocs), lists each page and every anchor inside its
-article, and compares the list with the committed manifest `tests/permalinks.txt`. Entries may
-be added (`python -m macros permalinks --update`), never lost: a missing one fails the tests.
+article, and compares the list with the committed manifest `tests/permalinks.txt`, the promise
+to wiki authors. Entries are added by one command (`make permalinks`), never lost: a manifest
+entry the site no longer publishes fails the tests, and so does a published anchor the manifest
+does not list yet (the promise must cover everything a reader can link to).
 """
 
 from __future__ import annotations
@@ -57,6 +59,11 @@ def read_manifest(path: Path = MANIFEST) -> set[str]:
 
 def missing(site: Path, path: Path = MANIFEST) -> list[str]:
     return sorted(read_manifest(path) - published(site))
+
+
+def unlisted(site: Path, path: Path = MANIFEST) -> list[str]:
+    """Published pages and anchors the manifest does not list yet (`make permalinks` adds them)."""
+    return sorted(published(site) - read_manifest(path))
 
 
 def write_manifest(site: Path, path: Path = MANIFEST) -> tuple[int, list[str]]:
