@@ -336,3 +336,14 @@ def test_every_item_body_reads_as_its_data_field_by_field(real_site: Build) -> N
             if len(chain) > 1:
                 links = [a["href"] for a in paragraphs[-1].find_all("a")]
                 assert links == [f"{where.version}.html#{step.id}" for where, step in chain if step.id != item.id]
+
+
+def test_search_indexes_the_guide_index_as_text_not_as_its_form_controls(real_site: Build) -> None:
+    import json
+
+    index = json.loads((real_site.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    entries = [doc for doc in index["docs"] if doc["location"].split("#")[0] == "upgrade/index.html"]
+    assert entries, "the guide index is searchable"
+    text = " ".join(doc["text"] for doc in entries)
+    assert "Pick the release you are on" in text
+    assert "Your setup (optional)" not in text and "Open the guide" not in text
