@@ -535,6 +535,9 @@
         var hidden = table.querySelectorAll("tr.atlas-not-yours").length;
         var next = table.nextElementSibling;  // several tables share a parent: the toggle sits right after its own
         var toggle = next && next.classList.contains("atlas-show-others") ? next : null;
+        // A table whose every row is folded would show its heading row alone: fold it whole.
+        var allFolded = hidden > 0 && hidden === table.tBodies[0].rows.length;
+        table.hidden = allFolded;
         if (!hidden) { if (toggle) toggle.remove(); return; }
         if (!toggle) {
           toggle = document.createElement("button");
@@ -543,6 +546,7 @@
           toggle.addEventListener("click", function () {
             var showing = toggle.getAttribute("aria-expanded") === "true";
             Array.prototype.forEach.call(table.querySelectorAll("tr.atlas-not-yours"), function (row) { row.hidden = showing; });
+            if (table.querySelectorAll("tr.atlas-not-yours").length === table.tBodies[0].rows.length) table.hidden = showing;
             toggle.setAttribute("aria-expanded", String(!showing));
             toggle.textContent = (showing ? "Show " : "Hide ") + toggle.dataset.count + " not for your setup";
           });

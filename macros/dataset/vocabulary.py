@@ -21,6 +21,8 @@ class Term:
     label: str  # as shown on a page
     verb: str  # in a sentence: "<thing> <verb> in 2.10"
     style: str  # CSS class
+    # An effect that gives no sign (no error, no warning): guides list these first, apart.
+    silent: bool = False
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,11 @@ class Vocabulary:
     def label(self, value: str) -> str:
         return self[value].label
 
+    @property
+    def silent(self) -> frozenset[str]:
+        """The values whose terms give no sign (for effects: the silent behaviour changes)."""
+        return frozenset(term.value for term in self.terms if term.silent)
+
 
 Kind = Literal["highlight", "feature", "improvement", "breaking", "deprecation", "removal", "platform", "regression"]
 KINDS = Vocabulary(
@@ -74,7 +81,13 @@ Effect = Literal["error", "warning", "silent", "performance", "packaging"]
 EFFECTS = Vocabulary(
     "effect",
     (
-        Term("silent", "silent behaviour change", "behaves differently without a sign", "atlas-effect-silent"),
+        Term(
+            "silent",
+            "silent behaviour change",
+            "behaves differently without a sign",
+            "atlas-effect-silent",
+            silent=True,
+        ),
         Term("error", "raises an error", "raises an error", "atlas-effect-error"),
         Term("warning", "warns", "warns", "atlas-effect-warning"),
         Term("performance", "changes performance", "runs at a different speed", "atlas-effect-performance"),

@@ -68,13 +68,13 @@ class UpgradeGuide:
         return sorted(Counter(entry.item.area for entry in self.changes).items())
 
     def silent(self) -> list[Entry]:
-        return [entry for entry in self.breaking if entry.item.effect == "silent"]
+        return [entry for entry in self.breaking if entry.item.effect in EFFECTS.silent]
 
     def breaking_by_area(self) -> list[tuple[str, list[Entry]]]:
         """Non-silent breaking changes grouped by area (silent ones are listed first, apart)."""
         groups: dict[str, list[Entry]] = {}
         for entry in self.breaking:
-            if entry.item.effect != "silent":
+            if entry.item.effect not in EFFECTS.silent:
                 groups.setdefault(entry.item.area, []).append(entry)
         return sorted(groups.items())
 

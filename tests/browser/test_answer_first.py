@@ -34,13 +34,14 @@ def _applies(item, setup: dict[str, str]) -> bool:
     applies = item.applies_to
     if applies is None:
         return True
-    family = {"cuda"} if setup["variant"].startswith("cu") else set()
+    variant = setup["variant"]
+    family = {"cuda"} if variant.startswith("cu") else {"rocm"} if variant.startswith("rocm") else set()
     checks = [
         (applies.variants, {setup["variant"], *family}),
         (applies.os, {setup["os"]}),
         (applies.gpu, {setup["gpu"]}),
     ]
-    return all(not values or bool(set(values) & mine) for values, mine in checks)
+    return all(not values or not any(mine) or bool(set(values) & mine) for values, mine in checks)
 
 
 def expected_answer() -> tuple[int, int, Counter, str]:
@@ -119,4 +120,35 @@ def test_a_table_with_a_column_per_release_shows_the_chosen_range(browser, site_
     page.select_option("[aria-label='Releases up to']", high)
     headers = [th.inner_text().strip() for th in page.locator(".atlas-table thead th").all() if th.is_visible()]
     assert headers[1:] == list(reversed(versions[-3:]))
+    page.close()
+
+
+def test_a_table_whose_every_row_is_folded_does_not_show_its_heading_row_alone(browser, site_url) -> None:
+    catalog = open_catalog(ROOT / "data")
+    setup = {"variant": "mps", "os": "macos", "gpu": ""}
+    # Guides with a section none of whose entries concern a Mac (from the data, not the page).
+    candidates = []
+    for start, end in [(r.version, n.version) for r, n in zip(catalog.releases, catalog.releases[1:], strict=False)]:
+        guide = upgrade_guide(catalog, start, end)
+        sections = [guide.install, guide.regressions, guide.silent()]  # not plan_for: it is folded anyway
+        if any(entries and not any(_applies(e.item, setup) for e in entries) for entries in sections):
+            candidates.append((start, end))
+    assert candidates, "some guide has a section that concerns no Mac"
+    page = browser.new_page(viewport=WIDE)
+    for start, end in candidates[:3]:
+        page.goto(site_url + f"upgrade/{start}-to-{end}.html?variant=mps&os=macos")
+        tables = page.locator("table.atlas-guide").all()
+        folded_whole = 0
+        for table in tables:
+            rows = table.locator("tbody tr").count()
+            folded = table.locator("tbody tr.atlas-not-yours").count()
+            if rows and folded == rows:
+                folded_whole += 1
+                assert not table.is_visible(), f"{start}-to-{end}: a table of folded rows still shows"
+                toggle = table.locator("xpath=following-sibling::button[1]")
+                toggle.click()
+                assert table.is_visible() and table.locator("tbody tr").first.is_visible()
+                toggle.click()
+                assert not table.is_visible()
+        assert folded_whole, f"{start}-to-{end}: expected a wholly folded table"
     page.close()
