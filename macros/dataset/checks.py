@@ -97,7 +97,12 @@ def releases_are_contiguous(data: Dataset) -> Iterator[Problem]:
     for earlier, later in itertools.pairwise(ordered):
         (major, minor), (next_major, next_minor) = earlier.record.key[:2], later.record.key[:2]
         if next_major == major and next_minor > minor + 1:
-            missing = ", ".join(f"{major}.{m}" for m in range(minor + 1, next_minor))
+            gap = next_minor - minor - 1
+            missing = (
+                ", ".join(f"{major}.{m}" for m in range(minor + 1, next_minor))
+                if gap <= 5
+                else f"{major}.{minor + 1} to {major}.{next_minor - 1} ({gap} releases)"
+            )
             message = (
                 f"data/releases has {earlier.record.version} and {later.record.version} but not {missing}: "
                 "every guide across the gap would leave its changes out (add the missing release)"

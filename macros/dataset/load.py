@@ -207,7 +207,13 @@ def _to_python(
             for index, child in enumerate(node.value)
         ]
     positions.raw[path] = node.value
-    return loader.construct_object(node, deep=True)
+    try:
+        return loader.construct_object(node, deep=True)
+    except ValueError:
+        # Python refuses to read integers of more than 4,300 digits (a denial-of-service guard).
+        at = (node.start_mark.line + 1, node.start_mark.column + 1)
+        problems.append(Problem(name, *at, format_path(path), f"the number {node.value[:20]}… is too long to read"))
+        return None
 
 
 def _syntax_problem(name: str, exc: yaml.MarkedYAMLError, text: str) -> Problem:
