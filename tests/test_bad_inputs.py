@@ -37,6 +37,7 @@ def break_data(data: Path, case: dict) -> None:
         shutil.copyfile(CORPUS / case["file"], target)
         return
     if "text" in case:
+        target.parent.mkdir(exist_ok=True)  # data/ledger/ is optional
         target.write_text(case["text"], encoding="utf-8")
         return
     text = target.read_text(encoding="utf-8")

@@ -19,8 +19,8 @@ from typing import Any, Generic, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from macros.dataset.problems import UNION_TAGS, Problem, format_path
 from macros.dataset.problems import Path as FieldPath
-from macros.dataset.problems import Problem, format_path
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -240,7 +240,7 @@ def _syntax_problem(name: str, exc: yaml.MarkedYAMLError, text: str) -> Problem:
 
 
 def _validation_problem(name: str, positions: Positions, error: Any) -> Problem:
-    path: FieldPath = tuple(error["loc"])
+    path: FieldPath = tuple(part for part in error["loc"] if part not in UNION_TAGS)
     kind = error["type"]
     message = error["msg"].removeprefix("Value error, ")
     if kind == "missing":

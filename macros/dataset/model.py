@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import math
 import re
 from functools import partial
 from typing import Annotated, Literal, get_args
@@ -21,10 +22,13 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     SerializerFunctionWrapHandler,
     StringConstraints,
+    Tag,
     WithJsonSchema,
+    field_validator,
     model_serializer,
     model_validator,
 )
@@ -464,6 +468,18 @@ class SymbolUse(Record):
         "without `weights_only`. Calls that pass it, or pass **kwargs, are not reported.",
     )
 
+    @field_validator("value", mode="after")
+    @classmethod
+    def _literal(cls, value: object) -> object:
+        # The value is shown as code and published in the JSON API: printable text, finite numbers.
+        if isinstance(value, str):
+            if len(value) > 200:
+                raise ValueError(f"is {len(value)} characters long; a literal value holds at most 200")
+            return _code(value)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{value} is not a finite number")
+        return value
+
     @model_validator(mode="after")
     def _one_condition(self) -> SymbolUse:
         if self.absent and not self.any_value:
@@ -484,6 +500,15 @@ class SymbolUse(Record):
         if not self.absent:
             dumped.pop("absent", None)
         return dumped
+
+
+#: A symbol: a dotted name, or a call with a keyword. Tagged by the shape of the value, so that a
+#: wrong value gets one error about the shape it has, not one per member of the union.
+DOTTED_NAME, CALL_WITH_KEYWORD = "dotted-name", "call-with-keyword"  # both in UNION_TAGS
+Symbol = Annotated[
+    Annotated[QualifiedName, Tag(DOTTED_NAME)] | Annotated[SymbolUse, Tag(CALL_WITH_KEYWORD)],
+    Discriminator(lambda value: DOTTED_NAME if isinstance(value, str) else CALL_WITH_KEYWORD),
+]
 
 
 #: A wheel variant as the download index names it (cu128, rocm7.1), a family (cuda, rocm), or
@@ -552,7 +577,7 @@ class Item(Record):
     applies_to: AppliesTo | None = Field(
         default=None, description="Only some environments feel this change (the personal guide narrows by it)."
     )
-    symbols: list[QualifiedName | SymbolUse] = Field(
+    symbols: list[Symbol] = Field(
         default=[],
         description="Python names this change concerns, for `python -m macros scan`: a dotted name (any use, "
         "and anything under it), or {name, keyword, value} for a call with that keyword argument.",
@@ -667,7 +692,7 @@ Decision = Annotated[str, AfterValidator(_decision)]
 #: A heading of the notes as a slug: "Backwards Incompatible Changes" -> backwards-incompatible-changes.
 SectionSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=60)]
 #: An area heading as the notes write it ("torch.nn", "Distributed"): one short line.
-AreaHeading = Annotated[str, StringConstraints(pattern=r"^[^\n\r]{0,80}$")]
+AreaHeading = Annotated[str, StringConstraints(pattern=r"^[^\n\r]{0,80}$"), AfterValidator(_code)]
 
 
 class LedgerEntry(Record):
