@@ -169,7 +169,49 @@ def stray_file_in_ledger_folder(data: Path) -> None:
     (data / "ledger" / "9.2.md").write_text("notes\n", encoding="utf-8")
 
 
+def _secret(data: Path) -> Path:
+    secret = data.parent / "outside"
+    secret.mkdir(exist_ok=True)
+    (secret / "token.yaml").write_text("token: hunter2\n", encoding="utf-8")
+    return secret
+
+
+def sources_link_outside_data(data: Path) -> None:
+    (data / "sources.yaml").unlink()
+    (data / "sources.yaml").symlink_to(_secret(data) / "token.yaml")
+
+
+def topics_link_outside_data(data: Path) -> None:
+    (data / "topics.yaml").unlink()
+    (data / "topics.yaml").symlink_to(_secret(data) / "token.yaml")
+
+
+def pypi_snapshot_link_outside_data(data: Path) -> None:
+    (data / "pypi.json").symlink_to(_secret(data) / "token.yaml")
+
+
+def releases_folder_link_outside_data(data: Path) -> None:
+    # Each file in it is a plain file: only the folder's own link leaves data/.
+    outside = _secret(data) / "releases"
+    shutil.move(data / "releases", outside)
+    (data / "releases").symlink_to(outside)
+
+
+def ledger_folder_link_outside_data(data: Path) -> None:
+    (data / "ledger").symlink_to(_secret(data))
+
+
+def release_link_loop(data: Path) -> None:
+    (data / "releases" / "9.3.yaml").symlink_to(data / "releases" / "9.3.yaml")
+
+
 FILESYSTEM_CASES = [
+    (sources_link_outside_data, "data/sources.yaml:1:1: (file)", "is a symbolic link to"),
+    (topics_link_outside_data, "data/topics.yaml:1:1: (file)", "is a symbolic link to"),
+    (pypi_snapshot_link_outside_data, "data/pypi.json:1:1: (file)", "is a symbolic link to"),
+    (releases_folder_link_outside_data, "data/releases:1:1: (file)", "is a symbolic link to"),
+    (ledger_folder_link_outside_data, "data/ledger:1:1: (file)", "is a symbolic link to"),
+    (release_link_loop, "data/releases/9.3.yaml:1:1: (file)", "a loop"),
     (release_with_yml_extension, "data/releases/9.2.yml:1:1: (file)", "is not read: releases/ holds only X.Y.yaml"),
     (stray_file_in_ledger_folder, "data/ledger/9.2.md:1:1: (file)", "is not read: ledger/ holds only X.Y.yaml"),
     (

@@ -12,7 +12,8 @@ built to be slow.
 
 Cases: brackets (summaries of `[` runs, the slowest inline Markdown), backticks (long backtick
 runs), fanout (2,100 items continuing one deprecation: each is shown with the whole lifecycle),
-plain (ordinary text of the same size, the yardstick).
+brackets-at-limit and backticks-at-limit (the worst the text rules accept), plain (ordinary text
+of the same size, the yardstick).
 """
 
 from __future__ import annotations
@@ -47,10 +48,17 @@ def hostile_release(case: str) -> str:
     if case == "fanout":
         items += [_item(i, "Continues the deprecation.", follows="legacy-io-deprecated") for i in range(2100)]
         return head + "".join(items)
-    body = {"brackets": "[" * 3990, "backticks": "`" * 3990, "plain": "Ordinary words. " * 249}[case]
+    body = {
+        "plain": "Ordinary words. " * 249,
+        "brackets": "[" * 3980,
+        "backticks": "`" * 3980,
+        # The most the data rules accept: 16 [ per field, backtick runs of 8.
+        "brackets-at-limit": "[" * 16 + "a `b` *c* " * 396,
+        "backticks-at-limit": ("`" * 8 + "a`" + "`" * 7 + "b ") * 211,
+    }[case]
     size, index = len(base.encode()), 0
     while size + len(body) + 120 < LIMIT:
-        chunk = _item(index, body)
+        chunk = _item(index, f"{body} {index}")  # each field different: conversions are cached
         items.append(chunk)
         size += len(chunk.encode())
         index += 1
@@ -100,7 +108,8 @@ def _run(command: list[str], cwd: Path, timeout: float) -> tuple[float, float, s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cases", nargs="*", default=["plain", "brackets", "backticks", "fanout"])
+    cases = ["plain", "brackets", "backticks", "fanout", "brackets-at-limit", "backticks-at-limit"]
+    parser.add_argument("cases", nargs="*", default=cases)
     parser.add_argument("--build", action="store_true", help="also time mkdocs build --strict")
     parser.add_argument("--timeout", type=float, default=900)
     args = parser.parse_args()
