@@ -267,3 +267,17 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.chdir(tmp_path)
     lines = problems_of(tmp_path / "data")
     assert "data/releases/9.2.yaml:1:1: (file): cannot be read: Permission denied" in lines
+
+
+def test_a_line_separator_in_a_comment_publishes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # YAML 1.1 (PyYAML) ends a line at U+2028: the rest of the comment became the field `limits`,
+    # shown at the top of the release page. YAML 1.2 keeps it in the comment.
+    shutil.copytree(FIXTURE_DATA, tmp_path / "data")
+    release = tmp_path / "data" / "releases" / "9.2.yaml"
+    text = release.read_text(encoding="utf-8")
+    hidden = "summary: The third made-up release.  # reviewed\u2028limits: Published from a comment"
+    release.write_text(text.replace("summary: The third made-up release.", hidden), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    catalog = open_catalog(tmp_path / "data")
+    assert catalog.release("9.2").limits is None
+    assert catalog.release("9.2").summary == "The third made-up release."

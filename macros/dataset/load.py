@@ -38,6 +38,22 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
+#: YAML 1.1 (PyYAML) breaks lines at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR; YAML 1.2 does
+#: not: inside a comment they are part of the comment, inside a scalar part of its text. So that a
+#: U+2028 in a comment cannot start a new line (and a field), and line numbers count real lines,
+#: each is swapped for a non-character before parsing (one for one: columns stay right) and
+#: swapped back in every value read. Text rules then refuse them in values, with their position.
+_YAML12_NON_BREAKS = {"\x85": "\ufdd0", "\u2028": "\ufdd1", "\u2029": "\ufdd2"}
+_HIDE_BREAKS = str.maketrans(_YAML12_NON_BREAKS)
+_SHOW_BREAKS = str.maketrans({hidden: char for char, hidden in _YAML12_NON_BREAKS.items()})
+
+#: Plain scalars that YAML 1.1 reads as numbers no reader of the file would expect: a leading zero
+#: makes an octal number (0123456 is 42798), colons a base-60 one (1:02:03 is 3723).
+_YAML11_OCTAL = re.compile(r"[-+]?0[0-7_]+")
+_YAML11_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?")
+_NUMBER_TAGS = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
+
+
 @dataclass
 class Positions:
     """Where each value (and each mapping key) of one file sits: path -> (line, column)."""
@@ -108,6 +124,14 @@ def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, 
         column = exc.start - raw.rfind(b"\n", 0, exc.start)
         message = f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8"
         return None, positions, [Problem(name, line, column, "(file)", message)]
+    # Not PyYAML's line breaks (see _YAML12_NON_BREAKS), and no clash with what stands for them.
+    clash = next((char for char in _SHOW_BREAKS if chr(char) in text), None)
+    if clash is not None:
+        offset = text.index(chr(clash))
+        line, column = text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+        message = f"the non-character U+{clash:04X} is not allowed in data files; remove it"
+        return None, positions, [Problem(name, line, column, "(yaml)", message)]
+    text = text.translate(_HIDE_BREAKS)
     try:
         problems = _shape_problems(text, name)
         if problems:
@@ -192,7 +216,7 @@ def _to_python(
                 message = "a key must be a plain name, not a list or mapping (a `?` complex key)"
                 problems.append(Problem(name, *key_at, format_path(path), message))
                 continue
-            key = loader.construct_object(key_node, deep=True)
+            key = _shown(loader.construct_object(key_node, deep=True))
             if key in result:
                 first = positions.keys[(*path, key)][0]
                 message = f"duplicate key {key!r} (first set on line {first}); keep one"
@@ -206,20 +230,34 @@ def _to_python(
             _to_python(child, (*path, index), loader, positions, problems, name)
             for index, child in enumerate(node.value)
         ]
-    positions.raw[path] = node.value
+    positions.raw[path] = _shown(node.value)
+    at = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if node.tag in _NUMBER_TAGS and not node.style:  # plain (unquoted): the C loader says ""
+        for pattern, what in ((_YAML11_OCTAL, "an octal"), (_YAML11_SEXAGESIMAL, "a base-60")):
+            if pattern.fullmatch(node.value):
+                message = (
+                    f"YAML 1.1 reads the unquoted {node.value} as {what} number; write the number without "
+                    f'{"the leading zero" if what == "an octal" else "colons"}, or quote it for text: "{node.value}"'
+                )
+                problems.append(Problem(name, *at, format_path(path), message))
+                return None
     try:
-        return loader.construct_object(node, deep=True)
+        return _shown(loader.construct_object(node, deep=True))
     except ValueError:
         # Python refuses to read integers of more than 4,300 digits (a denial-of-service guard).
-        at = (node.start_mark.line + 1, node.start_mark.column + 1)
         problems.append(Problem(name, *at, format_path(path), f"the number {node.value[:20]}… is too long to read"))
         return None
+
+
+def _shown(value: Any) -> Any:
+    """A value read from the parsed text, with the characters hidden from PyYAML put back."""
+    return value.translate(_SHOW_BREAKS) if isinstance(value, str) else value
 
 
 def _syntax_problem(name: str, exc: yaml.MarkedYAMLError, text: str) -> Problem:
     mark = exc.problem_mark or exc.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-    lines = text.splitlines()
+    lines = text.split("\n")  # not splitlines(): it also breaks at U+2028 and NEL
     source_line = lines[line - 1] if 0 < line <= len(lines) else ""
     indentation = source_line[: len(source_line) - len(source_line.lstrip())]
     if "\t" in indentation or "\t" in (exc.problem or ""):
