@@ -80,6 +80,38 @@ def ids_are_unique(data: Dataset) -> Iterator[Problem]:
                 owners[ident] = where
 
 
+#: Anchors the pages that show items (release pages, upgrade guides) use for themselves: section
+#: headings, controls, charts. An item, alias or dispute with one of these ids would share the
+#: page's own anchor, and links and citations would land on the wrong element.
+#: tests/test_reserved_anchors.py checks that this covers every id the templates and renderers write.
+RESERVED_ANCHORS = frozenset(
+    {
+        *("top", "at-a-glance", "quick-links", "sources", "install", "gpu", "gpus", "gpu-hint", "matrix"),
+        *("highlights", "breaking-changes", "deprecations", "removals", "platform-changes", "new-features"),
+        *("known-regressions", "platform-support", "companions", "unknown-facts", "disputed-claims"),
+        *("silent-changes", "before-you-upgrade", "check-first", "checklist", "install-changes", "plan-for"),
+        *("platform-delta", "deprecations-completed", "deprecations-as-errors", "scan", "your-setup"),
+        *("upgrade-picker", "lc-chart-title", "lc-chart-desc", "cadence-title", "cadence-desc"),
+    }
+)
+#: Prefixes of the anchors the pages make from data: src-<source>, area-<area>, install-<variant>,
+#: todo-<item> (a guide's checkbox).
+RESERVED_PREFIXES = ("src-", "area-", "install-", "todo-")
+
+
+def anchors_are_not_reserved(data: Dataset) -> Iterator[Problem]:
+    """Item, alias and dispute ids are anchors on pages that have anchors of their own."""
+    for loaded in data.ordered():
+        for path, ident in _anchored_ids(loaded.record):
+            if ident in RESERVED_ANCHORS:
+                message = f"{ident!r} is an anchor the page uses itself (#{ident}); choose a more specific id"
+                yield _problem(loaded, path, message)
+            elif ident.startswith(RESERVED_PREFIXES):
+                prefix = next(p for p in RESERVED_PREFIXES if ident.startswith(p))
+                message = f"ids starting with {prefix!r} are the page's own anchors (#{prefix}...); choose another id"
+                yield _problem(loaded, path, message)
+
+
 def _anchored_ids(release: Release) -> Iterator[tuple[FieldPath, str]]:
     for index, item in enumerate(release.items):
         yield ("items", index, "id"), item.id
@@ -413,6 +445,7 @@ RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     one_file_per_version,
     file_name_matches_version,
     ids_are_unique,
+    anchors_are_not_reserved,
     releases_are_contiguous,
     dates_follow_versions,
     sources_exist,
