@@ -39,7 +39,7 @@ MAX_TEXT = 4000
 #: looks for the end of every `[` and every backtick run through the rest of the text: a field
 #: of 4,000 `[` took 2.6 s to convert, and a 512 KiB file of them minutes. Real data has at most
 #: a few links per field and runs of two backticks.
-MAX_BRACKETS = 16
+MAX_BRACKETS = 8
 MAX_BACKTICK_RUN = 8
 _BACKTICK_RUN = re.compile(f"`{{{MAX_BACKTICK_RUN + 1},}}")
 

@@ -52,9 +52,9 @@ def hostile_release(case: str) -> str:
         "plain": "Ordinary words. " * 249,
         "brackets": "[" * 3980,
         "backticks": "`" * 3980,
-        # The most the data rules accept: 16 [ per field, backtick runs of 8.
-        "brackets-at-limit": "[" * 16 + "a `b` *c* " * 396,
-        "backticks-at-limit": ("`" * 8 + "a`" + "`" * 7 + "b ") * 211,
+        # The most the data rules accept: 8 [ per field, backtick runs of 8, markup throughout.
+        "brackets-at-limit": "[" * 8 + "a `b` *c* " * 396,
+        "backticks-at-limit": ("`" * 8 + "a`" + "`" * 7 + "b ") * 200,
     }[case]
     size, index = len(base.encode()), 0
     while size + len(body) + 120 < LIMIT:
