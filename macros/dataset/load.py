@@ -216,7 +216,10 @@ def _to_python(
                 message = "a key must be a plain name, not a list or mapping (a `?` complex key)"
                 problems.append(Problem(name, *key_at, format_path(path), message))
                 continue
-            key = _shown(loader.construct_object(key_node, deep=True))
+            reported = len(problems)
+            key = _scalar(key_node, path, loader, problems, name)
+            if len(problems) > reported:
+                continue
             if key in result:
                 first = positions.keys[(*path, key)][0]
                 message = f"duplicate key {key!r} (first set on line {first}); keep one"
@@ -231,6 +234,12 @@ def _to_python(
             for index, child in enumerate(node.value)
         ]
     positions.raw[path] = _shown(node.value)
+    return _scalar(node, path, loader, problems, name)
+
+
+def _scalar(node: yaml.ScalarNode, path: FieldPath, loader: yaml.BaseLoader, problems: list[Problem], name: str) -> Any:
+    """The value of a scalar, or None with a problem: a number YAML 1.1 reads unlike anyone else
+    (octal, base 60), or too long for Python to read."""
     at = (node.start_mark.line + 1, node.start_mark.column + 1)
     if node.tag in _NUMBER_TAGS and not node.style:  # plain (unquoted): the C loader says ""
         for pattern, what in ((_YAML11_OCTAL, "an octal"), (_YAML11_SEXAGESIMAL, "a base-60")):
