@@ -33,7 +33,8 @@ import html
 import logging
 import secrets
 import sys
-from collections.abc import Mapping
+import traceback
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 
@@ -70,6 +71,11 @@ class _Serving:
     active = False
     last_good: Catalog | None = None
     error: DataError | None = None
+    #: An error other than the data's problems that stopped the last rebuild (a renderer's bug, an
+    #: unreadable page), as one line: the rebuild is made again from the last good data, with it.
+    failure: str | None = None
+    #: The catalog of the rebuild under way: the last good one once that rebuild has succeeded.
+    pending: Catalog | None = None
 
 
 #: `mkdocs serve --dirty` (make serve): rebuild only the pages that changed (`incremental.py`).
@@ -82,6 +88,8 @@ def on_startup(command: str, dirty: bool) -> None:
 
 
 def _catalog(config: MkDocsConfig) -> Catalog:
+    if _Serving.failure is not None and _Serving.last_good is not None:
+        return _Serving.last_good
     try:
         catalog = open_catalog(Path(config.config_file_path).parent / "data")
     except DataError as error:
@@ -95,19 +103,60 @@ def _catalog(config: MkDocsConfig) -> Catalog:
         return _Serving.last_good
     if _Serving.error is not None:
         print("The data is good again.", file=sys.stderr)
-    _Serving.last_good, _Serving.error = catalog, None
+    _Serving.error, _Serving.pending = None, catalog
+    if _Serving.last_good is None:
+        _Serving.last_good = catalog  # the first build: a failure stops `mkdocs serve` anyway
     return catalog
 
 
-def _banner(error: DataError) -> str:
-    count = len(error.problems)
-    lines = "\n".join(html.escape(str(problem)) for problem in error.problems)
+def _banner() -> str | None:
+    """Under `mkdocs serve`, what every page shows while the last rebuild could not be made."""
+    if _Serving.error is not None:
+        count = len(_Serving.error.problems)
+        title = f"The data has {count} problem{'s' if count != 1 else ''}"
+        lines = [str(problem) for problem in _Serving.error.problems]
+    elif _Serving.failure is not None:
+        title, lines = "The last rebuild failed", [_Serving.failure]
+    else:
+        return None
+    shown = "\n".join(html.escape(line) for line in lines)
     return (
         '<div class="admonition failure atlas-data-error" role="alert">'
-        f'<p class="admonition-title">The data has {count} problem{"s" if count != 1 else ""}: '
-        "this page shows the last good data until they are fixed</p>"
-        f"<pre><code>{lines}</code></pre></div>\n"
+        f'<p class="admonition-title">{title}: this page shows the last good data until it is fixed</p>'
+        f"<pre><code>{shown}</code></pre></div>\n"
     )
+
+
+def _one_line(error: BaseException) -> str:
+    """`file:line: Type: message`, at the innermost frame in the project, for the banner."""
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).is_relative_to(ROOT)]
+    where = f"{Path(frames[-1].filename).relative_to(ROOT)}:{frames[-1].lineno}: " if frames else ""
+    return f"{where}{type(error).__name__}: {' '.join(str(error).split())[:500]}"
+
+
+def _resilient(build: Callable[[], None]) -> Callable[[], None]:
+    """`mkdocs serve`'s rebuild, made to end in a site whatever goes wrong.
+
+    MkDocs holds every request while a rebuild has not succeeded. Data problems already fall back
+    to the last good data (`_catalog`); any other error (a renderer's bug, a page that cannot be
+    read) is printed with its traceback, and the rebuild is made again from the last good data
+    with the error on the banner. Only if that fails too (an error outside the data: a
+    hand-written page, mkdocs.yml) does MkDocs see it."""
+
+    def rebuild() -> None:
+        _Serving.failure = None
+        try:
+            build()
+            return
+        except Exception as error:
+            if _Serving.last_good is None:
+                raise
+            traceback.print_exc()
+            _Serving.failure = _one_line(error)
+            print(f"The rebuild failed: {_Serving.failure}; serving the last good data", file=sys.stderr)
+        build()
+
+    return rebuild
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -170,7 +219,7 @@ def _site_print(files: Files, config: MkDocsConfig, pages: list[GeneratedPage], 
         hand_written,
         [(page.path, page.title) for page in pages],  # the nav
         config.extra["atlas"],  # the footer
-        _banner(_Serving.error) if _Serving.error else None,
+        _banner(),
         Path(config.config_file_path).read_bytes(),
         tree_stamp(Path(config.theme.custom_dir)) if config.theme.custom_dir else (),
         sorted(file.src_uri for file in files),
@@ -199,7 +248,8 @@ def _macro_page_prints(hand_written: dict[str, str], catalog: Catalog) -> dict[s
 @event_priority(100)
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     whole = put_back(html, _finished_html.get(page.file.src_uri, {}))
-    return _banner(_Serving.error) + whole if _Serving.error else whole
+    banner = _banner()
+    return banner + whole if banner else whole
 
 
 class _MemoryBytecodeCache(jinja2.BytecodeCache):
@@ -257,6 +307,8 @@ def _merge_search_index(config: MkDocsConfig) -> None:
 
 @event_priority(-100)  # after every plugin wrote its files
 def _remember_this_build(config: MkDocsConfig) -> None:
+    if _Serving.pending is not None:
+        _Serving.last_good, _Serving.pending = _Serving.pending, None
     _incremental.finish()
     gc.unfreeze()
 
@@ -265,6 +317,7 @@ on_post_build = CombinedEvent(_merge_search_index, _remember_this_build)
 
 
 def on_build_error(error: Exception) -> None:
+    _Serving.pending = None
     _incremental.forget()
     gc.unfreeze()
     gc.enable()
@@ -320,6 +373,7 @@ def _changes_only_observer() -> object:
 
 
 def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder: object) -> LiveReloadServer:
+    server.builder = _resilient(server.builder)
     # MkDocs 1.6 polls every watched folder twice a second, so a saved file waits up to 0.5 s
     # before the rebuild starts. The OS's file events (inotify, FSEvents, ...) report it at once.
     # `_watched_paths` is MkDocs 1.6's own record; on any other shape, keep polling.

@@ -37,6 +37,7 @@ def break_data(data: Path, case: dict) -> None:
         shutil.copyfile(CORPUS / case["file"], target)
         return
     if "text" in case:
+        target.parent.mkdir(exist_ok=True)  # data/ledger/ is optional
         target.write_text(case["text"], encoding="utf-8")
         return
     text = target.read_text(encoding="utf-8")
@@ -168,7 +169,49 @@ def stray_file_in_ledger_folder(data: Path) -> None:
     (data / "ledger" / "9.2.md").write_text("notes\n", encoding="utf-8")
 
 
+def _secret(data: Path) -> Path:
+    secret = data.parent / "outside"
+    secret.mkdir(exist_ok=True)
+    (secret / "token.yaml").write_text("token: hunter2\n", encoding="utf-8")
+    return secret
+
+
+def sources_link_outside_data(data: Path) -> None:
+    (data / "sources.yaml").unlink()
+    (data / "sources.yaml").symlink_to(_secret(data) / "token.yaml")
+
+
+def topics_link_outside_data(data: Path) -> None:
+    (data / "topics.yaml").unlink()
+    (data / "topics.yaml").symlink_to(_secret(data) / "token.yaml")
+
+
+def pypi_snapshot_link_outside_data(data: Path) -> None:
+    (data / "pypi.json").symlink_to(_secret(data) / "token.yaml")
+
+
+def releases_folder_link_outside_data(data: Path) -> None:
+    # Each file in it is a plain file: only the folder's own link leaves data/.
+    outside = _secret(data) / "releases"
+    shutil.move(data / "releases", outside)
+    (data / "releases").symlink_to(outside)
+
+
+def ledger_folder_link_outside_data(data: Path) -> None:
+    (data / "ledger").symlink_to(_secret(data))
+
+
+def release_link_loop(data: Path) -> None:
+    (data / "releases" / "9.3.yaml").symlink_to(data / "releases" / "9.3.yaml")
+
+
 FILESYSTEM_CASES = [
+    (sources_link_outside_data, "data/sources.yaml:1:1: (file)", "is a symbolic link to"),
+    (topics_link_outside_data, "data/topics.yaml:1:1: (file)", "is a symbolic link to"),
+    (pypi_snapshot_link_outside_data, "data/pypi.json:1:1: (file)", "is a symbolic link to"),
+    (releases_folder_link_outside_data, "data/releases:1:1: (file)", "is a symbolic link to"),
+    (ledger_folder_link_outside_data, "data/ledger:1:1: (file)", "is a symbolic link to"),
+    (release_link_loop, "data/releases/9.3.yaml:1:1: (file)", "a loop"),
     (release_with_yml_extension, "data/releases/9.2.yml:1:1: (file)", "is not read: releases/ holds only X.Y.yaml"),
     (stray_file_in_ledger_folder, "data/ledger/9.2.md:1:1: (file)", "is not read: ledger/ holds only X.Y.yaml"),
     (
@@ -224,3 +267,17 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.chdir(tmp_path)
     lines = problems_of(tmp_path / "data")
     assert "data/releases/9.2.yaml:1:1: (file): cannot be read: Permission denied" in lines
+
+
+def test_a_line_separator_in_a_comment_publishes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # YAML 1.1 (PyYAML) ends a line at U+2028: the rest of the comment became the field `limits`,
+    # shown at the top of the release page. YAML 1.2 keeps it in the comment.
+    shutil.copytree(FIXTURE_DATA, tmp_path / "data")
+    release = tmp_path / "data" / "releases" / "9.2.yaml"
+    text = release.read_text(encoding="utf-8")
+    hidden = "summary: The third made-up release.  # reviewed\u2028limits: Published from a comment"
+    release.write_text(text.replace("summary: The third made-up release.", hidden), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    catalog = open_catalog(tmp_path / "data")
+    assert catalog.release("9.2").limits is None
+    assert catalog.release("9.2").summary == "The third made-up release."

@@ -9,6 +9,7 @@ shows literally; anchors and code blocks stay whole.
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -135,3 +136,12 @@ def test_quotes_in_data_stay_inside_their_attributes(hostile_site: Build) -> Non
     assert soup.find("meta", attrs={"http-equiv": True}) is None
     titles = {a.get("title") for a in soup.select("sup.atlas-cite a")}
     assert 'Made-up "release" notes' in titles
+
+
+def test_feed_and_sitemap_are_xml(hostile_site: Build) -> None:
+    # Feed readers and crawlers drop a file that is not well-formed XML 1.0, whole.
+    feed = ET.parse(hostile_site.site / "feed.xml").getroot()
+    summaries = [e.text or "" for e in feed.iter("{http://www.w3.org/2005/Atom}summary")]
+    assert any('a < b "quoted" &' in summary for summary in summaries), summaries
+    sitemap = ET.parse(hostile_site.site / "sitemap.xml").getroot()
+    assert len(sitemap) > 10

@@ -62,3 +62,34 @@ def test_broken_data_keeps_the_last_good_pages_with_the_problem_shown(tmp_path: 
         page = wait_for(url, lambda page: banner(page) is None and "A fixed default path" in page.get_text())
         assert banner(page) is None
         assert "A fixed default path" in page.get_text()
+
+
+def test_any_error_in_a_rebuild_shows_the_banner_and_keeps_answering(tmp_path: Path) -> None:
+    # Not a data problem: a renderer that raises on data the checks accept (planted in the copy's
+    # feed renderer, as a stand-in for any bug). MkDocs alone would hold every request until a
+    # rebuild succeeds.
+    project = copy_project(tmp_path, FIXTURE_DATA)
+    feed = project / "macros" / "render" / "feed.py"
+    code = feed.read_text(encoding="utf-8")
+    planted = '    for release in reversed(catalog.releases):\n        if "Kaboom" in release.summary:\n'
+    planted += '            raise RuntimeError("planted renderer bug")\n'
+    feed.write_text(code.replace("    for release in reversed(catalog.releases):\n", planted, 1), encoding="utf-8")
+    release = project / "data" / "releases" / "9.2.yaml"
+    good = release.read_text(encoding="utf-8")
+    with mkdocs_serve(project) as root:
+        url = root + "releases/9.2.html"
+        assert banner(fetch(url)) is None
+
+        release.write_text(good.replace("The third made-up release.", "Kaboom release."), encoding="utf-8")
+        page = wait_for(url, lambda page: banner(page) is not None)
+        text = banner(page) or ""
+        assert "The last rebuild failed" in text
+        assert "macros/render/feed.py:" in text and "RuntimeError: planted renderer bug" in text, text
+        assert "Kaboom" not in page.get_text(), "the last good data stays"
+        assert banner(fetch(root + "index.html")) is not None, "every page answers, with the banner"
+        assert "Traceback" in (project / "serve.log").read_text(), "the terminal has the whole traceback"
+
+        release.write_text(good.replace("The third made-up release.", "The fixed release."), encoding="utf-8")
+        page = wait_for(url, lambda page: banner(page) is None and "The fixed release." in page.get_text())
+        assert banner(page) is None
+        assert "The fixed release." in page.get_text()

@@ -130,13 +130,13 @@ BIDI = {*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C}
 
 
 def refused(char: str, allow_newlines: bool) -> bool:
-    """The rule, character by character: control (Cc) and surrogate (Cs) characters, the line and
-    paragraph separators, the byte-order mark and bidirectional controls; tab and newline where
-    text may run over lines."""
+    """The rule, character by character: control (Cc), format (Cf: invisible characters, tag
+    characters, bidirectional controls, the byte-order mark), surrogate (Cs), private-use (Co) and
+    unassigned (Cn, non-characters included) code points, the line and paragraph separators;
+    tab and newline where text may run over lines."""
     if allow_newlines and char in "\n\t":
         return False
-    special = ord(char) in BIDI or char in "\u2028\u2029\ufeff"
-    return special or unicodedata.category(char) in {"Cc", "Cs"}
+    return ord(char) in BIDI or unicodedata.category(char) in {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 @pytest.mark.parametrize("allow_newlines", [True, False])

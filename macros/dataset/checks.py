@@ -80,6 +80,39 @@ def ids_are_unique(data: Dataset) -> Iterator[Problem]:
                 owners[ident] = where
 
 
+#: Anchors the pages that show items (release pages, upgrade guides) use for themselves: section
+#: headings, controls, charts. An item, alias or dispute with one of these ids would share the
+#: page's own anchor, and links and citations would land on the wrong element.
+#: tests/test_reserved_anchors.py checks that this covers every id the templates and renderers write.
+RESERVED_ANCHORS = frozenset(
+    {
+        *("top", "at-a-glance", "quick-links", "sources", "install", "gpu", "gpus", "gpu-hint", "matrix"),
+        *("highlights", "breaking-changes", "deprecations", "removals", "platform-changes", "new-features"),
+        *("known-regressions", "platform-support", "companions", "unknown-facts", "disputed-claims"),
+        *("silent-changes", "before-you-upgrade", "check-first", "checklist", "install-changes", "plan-for"),
+        *("platform-delta", "deprecations-completed", "deprecations-as-errors", "scan", "your-setup"),
+        *("upgrade-picker", "lc-chart-title", "lc-chart-desc", "cadence-title", "cadence-desc"),
+        *("answer", "other-changes", "upgrading"),
+    }
+)
+#: Prefixes of the anchors the pages make from data: src-<source>, area-<area>, install-<variant>,
+#: todo-<item> (a guide's checkbox).
+RESERVED_PREFIXES = ("src-", "area-", "install-", "todo-")
+
+
+def anchors_are_not_reserved(data: Dataset) -> Iterator[Problem]:
+    """Item, alias and dispute ids are anchors on pages that have anchors of their own."""
+    for loaded in data.ordered():
+        for path, ident in _anchored_ids(loaded.record):
+            if ident in RESERVED_ANCHORS:
+                message = f"{ident!r} is an anchor the page uses itself (#{ident}); choose a more specific id"
+                yield _problem(loaded, path, message)
+            elif ident.startswith(RESERVED_PREFIXES):
+                prefix = next(p for p in RESERVED_PREFIXES if ident.startswith(p))
+                message = f"ids starting with {prefix!r} are the page's own anchors (#{prefix}...); choose another id"
+                yield _problem(loaded, path, message)
+
+
 def _anchored_ids(release: Release) -> Iterator[tuple[FieldPath, str]]:
     for index, item in enumerate(release.items):
         yield ("items", index, "id"), item.id
@@ -97,7 +130,12 @@ def releases_are_contiguous(data: Dataset) -> Iterator[Problem]:
     for earlier, later in itertools.pairwise(ordered):
         (major, minor), (next_major, next_minor) = earlier.record.key[:2], later.record.key[:2]
         if next_major == major and next_minor > minor + 1:
-            missing = ", ".join(f"{major}.{m}" for m in range(minor + 1, next_minor))
+            gap = next_minor - minor - 1
+            missing = (
+                ", ".join(f"{major}.{m}" for m in range(minor + 1, next_minor))
+                if gap <= 5
+                else f"{major}.{minor + 1} to {major}.{next_minor - 1} ({gap} releases)"
+            )
             message = (
                 f"data/releases has {earlier.record.version} and {later.record.version} but not {missing}: "
                 "every guide across the gap would leave its changes out (add the missing release)"
@@ -217,6 +255,38 @@ def _follow_problems(
     elif kind == "deprecation" and earlier_item.kind == "removal":
         message = f"a deprecation cannot follow the removal {target!r}: deprecate before removing"
         yield _problem(loaded, (*at, "follows"), message)
+
+
+#: Most items one lifecycle may hold (a deprecation, the releases that move it, its removal; the
+#: real data has at most 4). Every item of a lifecycle links to every other, so its size squared
+#: is what the pages hold: 2,100 items continuing one deprecation made a 234 MB page.
+MAX_LIFECYCLE = 12
+
+
+def lifecycles_are_bounded(data: Dataset) -> Iterator[Problem]:
+    """No lifecycle (an item and every item that continues it) holds more than MAX_LIFECYCLE items."""
+    follows = {item.id: item.follows for loaded in data.releases for item in loaded.record.items}
+
+    def root(ident: str) -> str:
+        seen = {ident}
+        while (parent := follows.get(ident)) and parent in follows and parent not in seen:
+            ident = parent
+            seen.add(ident)
+        return ident
+
+    sizes: dict[str, int] = {}
+    for loaded in data.ordered():
+        for index, item in enumerate(loaded.record.items):
+            if item.follows is None or item.follows not in follows:
+                continue
+            start = root(item.id)
+            sizes[start] = sizes.get(start, 1) + 1
+            if sizes[start] == MAX_LIFECYCLE + 1:
+                message = (
+                    f"the lifecycle that starts at {start!r} would hold more than {MAX_LIFECYCLE} items; "
+                    "continue the latest step, or start a new item"
+                )
+                yield _problem(loaded, ("items", index, "follows"), message)
 
 
 def disputes_favour_better_sources(data: Dataset) -> Iterator[Problem]:
@@ -376,11 +446,13 @@ RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     one_file_per_version,
     file_name_matches_version,
     ids_are_unique,
+    anchors_are_not_reserved,
     releases_are_contiguous,
     dates_follow_versions,
     sources_exist,
     site_cited_sources_exist,
     references_resolve,
+    lifecycles_are_bounded,
     disputes_favour_better_sources,
     platform_is_consistent,
     topics_exist,

@@ -19,8 +19,8 @@ from typing import Any, Generic, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from macros.dataset.problems import UNION_TAGS, Problem, format_path
 from macros.dataset.problems import Path as FieldPath
-from macros.dataset.problems import Problem, format_path
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -36,6 +36,22 @@ _Loader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+
+
+#: YAML 1.1 (PyYAML) breaks lines at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR; YAML 1.2 does
+#: not: inside a comment they are part of the comment, inside a scalar part of its text. So that a
+#: U+2028 in a comment cannot start a new line (and a field), and line numbers count real lines,
+#: each is swapped for a non-character before parsing (one for one: columns stay right) and
+#: swapped back in every value read. Text rules then refuse them in values, with their position.
+_YAML12_NON_BREAKS = {"\x85": "\ufdd0", "\u2028": "\ufdd1", "\u2029": "\ufdd2"}
+_HIDE_BREAKS = str.maketrans(_YAML12_NON_BREAKS)
+_SHOW_BREAKS = str.maketrans({hidden: char for char, hidden in _YAML12_NON_BREAKS.items()})
+
+#: Plain scalars that YAML 1.1 reads as numbers no reader of the file would expect: a leading zero
+#: makes an octal number (0123456 is 42798), colons a base-60 one (1:02:03 is 3723).
+_YAML11_OCTAL = re.compile(r"[-+]?0[0-7_]+")
+_YAML11_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?")
+_NUMBER_TAGS = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
 
 
 @dataclass
@@ -108,6 +124,14 @@ def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, 
         column = exc.start - raw.rfind(b"\n", 0, exc.start)
         message = f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8"
         return None, positions, [Problem(name, line, column, "(file)", message)]
+    # Not PyYAML's line breaks (see _YAML12_NON_BREAKS), and no clash with what stands for them.
+    clash = next((char for char in _SHOW_BREAKS if chr(char) in text), None)
+    if clash is not None:
+        offset = text.index(chr(clash))
+        line, column = text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+        message = f"the non-character U+{clash:04X} is not allowed in data files; remove it"
+        return None, positions, [Problem(name, line, column, "(yaml)", message)]
+    text = text.translate(_HIDE_BREAKS)
     try:
         problems = _shape_problems(text, name)
         if problems:
@@ -192,7 +216,10 @@ def _to_python(
                 message = "a key must be a plain name, not a list or mapping (a `?` complex key)"
                 problems.append(Problem(name, *key_at, format_path(path), message))
                 continue
-            key = loader.construct_object(key_node, deep=True)
+            reported = len(problems)
+            key = _scalar(key_node, path, loader, problems, name)
+            if len(problems) > reported:
+                continue
             if key in result:
                 first = positions.keys[(*path, key)][0]
                 message = f"duplicate key {key!r} (first set on line {first}); keep one"
@@ -206,14 +233,40 @@ def _to_python(
             _to_python(child, (*path, index), loader, positions, problems, name)
             for index, child in enumerate(node.value)
         ]
-    positions.raw[path] = node.value
-    return loader.construct_object(node, deep=True)
+    positions.raw[path] = _shown(node.value)
+    return _scalar(node, path, loader, problems, name)
+
+
+def _scalar(node: yaml.ScalarNode, path: FieldPath, loader: yaml.BaseLoader, problems: list[Problem], name: str) -> Any:
+    """The value of a scalar, or None with a problem: a number YAML 1.1 reads unlike anyone else
+    (octal, base 60), or too long for Python to read."""
+    at = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if node.tag in _NUMBER_TAGS and not node.style:  # plain (unquoted): the C loader says ""
+        for pattern, what in ((_YAML11_OCTAL, "an octal"), (_YAML11_SEXAGESIMAL, "a base-60")):
+            if pattern.fullmatch(node.value):
+                message = (
+                    f"YAML 1.1 reads the unquoted {node.value} as {what} number; write the number without "
+                    f'{"the leading zero" if what == "an octal" else "colons"}, or quote it for text: "{node.value}"'
+                )
+                problems.append(Problem(name, *at, format_path(path), message))
+                return None
+    try:
+        return _shown(loader.construct_object(node, deep=True))
+    except ValueError:
+        # Python refuses to read integers of more than 4,300 digits (a denial-of-service guard).
+        problems.append(Problem(name, *at, format_path(path), f"the number {node.value[:20]}… is too long to read"))
+        return None
+
+
+def _shown(value: Any) -> Any:
+    """A value read from the parsed text, with the characters hidden from PyYAML put back."""
+    return value.translate(_SHOW_BREAKS) if isinstance(value, str) else value
 
 
 def _syntax_problem(name: str, exc: yaml.MarkedYAMLError, text: str) -> Problem:
     mark = exc.problem_mark or exc.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-    lines = text.splitlines()
+    lines = text.split("\n")  # not splitlines(): it also breaks at U+2028 and NEL
     source_line = lines[line - 1] if 0 < line <= len(lines) else ""
     indentation = source_line[: len(source_line) - len(source_line.lstrip())]
     if "\t" in indentation or "\t" in (exc.problem or ""):
@@ -234,7 +287,7 @@ def _syntax_problem(name: str, exc: yaml.MarkedYAMLError, text: str) -> Problem:
 
 
 def _validation_problem(name: str, positions: Positions, error: Any) -> Problem:
-    path: FieldPath = tuple(error["loc"])
+    path: FieldPath = tuple(part for part in error["loc"] if part not in UNION_TAGS)
     kind = error["type"]
     message = error["msg"].removeprefix("Value error, ")
     if kind == "missing":

@@ -11,17 +11,24 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import math
 import re
+from functools import partial
 from typing import Annotated, Literal, get_args
 
+from packaging.utils import InvalidWheelFilename, parse_wheel_filename
+from packaging.version import InvalidVersion
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     SerializerFunctionWrapHandler,
     StringConstraints,
+    Tag,
     WithJsonSchema,
+    field_validator,
     model_serializer,
     model_validator,
 )
@@ -58,13 +65,68 @@ DisputedField = Literal[
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=80)]
 #: "2.12"; a string, so an unquoted 2.10 (read by YAML as the float 2.1) is rejected.
-Version = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+$")]
-PatchVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+\.[0-9]+$")]
+# Every number in a version is bounded (at most three digits for a release, six for a component):
+# renderers turn versions into numbers, ranges and wheel tags, and an unbounded value that passes
+# the model would fail the build instead (or make it enumerate millions of versions).
+Version = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,3}\.[0-9]{1,3}$")]
+PatchVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,4}$")]
 #: A dotted component version such as "9.10.2.21" or "0.24.1".
-DottedVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]+(\.[0-9]+)*$")]
-PythonVersion = Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+t?$")]
+DottedVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,6}(\.[0-9]{1,6}){0,5}$")]
+
+
+def _python(value: str, *, threaded: bool | None) -> str:
+    """3.MINOR (two digits at most), with a `t` for a free-threaded build where `threaded` allows."""
+    match = re.fullmatch(r"3\.([0-9]{1,2})(t?)", value)
+    if not match:
+        raise ValueError(f"{value!r} is not a Python version such as 3.13 (or 3.13t, free-threaded)")
+    if threaded is False and match.group(2):
+        raise ValueError(
+            f"{value!r} is a free-threaded build; min and max name regular builds (list {value} in free_threaded)"
+        )
+    if threaded is True and not match.group(2):
+        raise ValueError(f"{value!r} is not free-threaded; free_threaded lists builds such as {value}t")
+    return value
+
+
+#: Any Python build: "3.13" or the free-threaded "3.13t".
+PythonVersion = Annotated[
+    str,
+    AfterValidator(partial(_python, threaded=None)),
+    WithJsonSchema({"type": "string", "pattern": r"^3\.[0-9]{1,2}t?$"}),
+]
+#: A regular (GIL) build, where a range begins or ends.
+RegularPython = Annotated[
+    str,
+    AfterValidator(partial(_python, threaded=False)),
+    WithJsonSchema({"type": "string", "pattern": r"^3\.[0-9]{1,2}$"}),
+]
+#: A free-threaded build: "3.14t".
+ThreadedPython = Annotated[
+    str,
+    AfterValidator(partial(_python, threaded=True)),
+    WithJsonSchema({"type": "string", "pattern": r"^3\.[0-9]{1,2}t$"}),
+]
+
+
+def _cuda(value: str) -> str:
+    if not re.fullmatch(r"[0-9]{1,2}\.[0-9]{1,2}", value):
+        raise ValueError(
+            f"{value!r} is not a CUDA version as the wheel index names it: major.minor, such as 12.8 (cu128)"
+        )
+    return value
+
+
+#: A CUDA toolkit version of a wheel build: "12.8" (its variant is cu128).
+CudaVersion = Annotated[
+    str, AfterValidator(_cuda), WithJsonSchema({"type": "string", "pattern": r"^[0-9]{1,2}\.[0-9]{1,2}$"})
+]
 #: A GPU compute capability, "7.0" for sm_70.
 ComputeCapability = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,2}\.[0-9]$")]
+
+
+#: Largest count or number the data may give (commits, contributors, pull requests, wheel sizes).
+MAX_COUNT = 10**9
+PullRequest = Annotated[int, Field(ge=1, le=MAX_COUNT)]
 
 
 def _text(value: str) -> str:
@@ -184,14 +246,20 @@ def _nullable_count(block: Cited) -> int:
 
 
 class PythonSupport(Cited):
-    min: PythonVersion
-    max: PythonVersion
-    free_threaded: list[PythonVersion] = Field(default=[], description="Free-threaded builds shipped, e.g. 3.14t.")
+    min: RegularPython
+    max: RegularPython
+    free_threaded: list[ThreadedPython] = Field(default=[], description="Free-threaded builds shipped, e.g. 3.14t.")
     experimental: list[PythonVersion] = Field(default=[], description="Builds marked experimental or preview.")
+
+    @model_validator(mode="after")
+    def _range(self) -> PythonSupport:
+        if version_key(self.min) > version_key(self.max):
+            raise ValueError(f"min {self.min} is after max {self.max}")
+        return self
 
 
 class CudaBuild(Record):
-    version: DottedVersion
+    version: CudaVersion
     cudnn: DottedVersion | None = None
     nccl: DottedVersion | None = None
     compute_capabilities: Annotated[list[ComputeCapability], Field(min_length=1)] = Field(
@@ -218,7 +286,7 @@ class CudaBuild(Record):
 class CudaSupport(Cited):
     stable: Annotated[list[CudaBuild], Field(min_length=1)]
     experimental: list[CudaBuild] = []
-    default_wheel: DottedVersion | None = Field(
+    default_wheel: CudaVersion | None = Field(
         description="CUDA version of the wheel `pip install torch` gets from PyPI on Linux x86_64."
     )
     other_builds: Text | None = Field(
@@ -305,8 +373,9 @@ class PatchRelease(Record):
 
 
 class Stats(Cited):
-    commits: int | None = Field(ge=1)
-    contributors: int | None = Field(ge=1)
+    # Bounded: a count is drawn as a bar and formatted as a number (a 401-digit count overflowed).
+    commits: int | None = Field(ge=1, le=MAX_COUNT)
+    contributors: int | None = Field(ge=1, le=MAX_COUNT)
 
 
 class Links(Record):
@@ -320,17 +389,29 @@ class Links(Record):
 IndexedPackage = Literal["torch", "torchvision", "torchaudio", "torchao", "torchcodec"]
 
 
+def _wheel_name(value: str) -> str:
+    """A name pip would read (PEP 427 and the version rules of PEP 440): the snapshot checks and
+    the wheels table read each name's version and tags, so one they cannot read is refused here."""
+    try:
+        parse_wheel_filename(value)
+    except (InvalidWheelFilename, InvalidVersion) as error:
+        raise ValueError(f"{value!r} is not a wheel file name pip can read ({error})") from None
+    return value
+
+
 class WheelFile(Record):
     """One published wheel: its name carries version, build tag, Python, ABI and platform tags."""
 
     file: Annotated[
         str,
         StringConstraints(
-            pattern=r"^[A-Za-z0-9_]+-[0-9][A-Za-z0-9_.+!]*(-[0-9][A-Za-z0-9_]*)?-[A-Za-z0-9_.]+-[A-Za-z0-9_.]+-[A-Za-z0-9_.]+\.whl$"
+            max_length=300,
+            pattern=r"^[A-Za-z0-9_]+-[0-9][A-Za-z0-9_.+!]*(-[0-9][A-Za-z0-9_]*)?-[A-Za-z0-9_.]+-[A-Za-z0-9_.]+-[A-Za-z0-9_.]+\.whl$",
         ),
+        AfterValidator(_wheel_name),
     ]
     uploaded: Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
-    size: Annotated[int, Field(ge=0)]
+    size: Annotated[int, Field(ge=0, le=MAX_COUNT * 100)]
     yanked: bool = False
 
 
@@ -363,6 +444,18 @@ class SymbolUse(Record):
         "without `weights_only`. Calls that pass it, or pass **kwargs, are not reported.",
     )
 
+    @field_validator("value", mode="after")
+    @classmethod
+    def _literal(cls, value: object) -> object:
+        # The value is shown as code and published in the JSON API: printable text, finite numbers.
+        if isinstance(value, str):
+            if len(value) > 200:
+                raise ValueError(f"is {len(value)} characters long; a literal value holds at most 200")
+            return _code(value)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{value} is not a finite number")
+        return value
+
     @model_validator(mode="after")
     def _one_condition(self) -> SymbolUse:
         if self.absent and not self.any_value:
@@ -383,6 +476,15 @@ class SymbolUse(Record):
         if not self.absent:
             dumped.pop("absent", None)
         return dumped
+
+
+#: A symbol: a dotted name, or a call with a keyword. Tagged by the shape of the value, so that a
+#: wrong value gets one error about the shape it has, not one per member of the union.
+DOTTED_NAME, CALL_WITH_KEYWORD = "dotted-name", "call-with-keyword"  # both in UNION_TAGS
+Symbol = Annotated[
+    Annotated[QualifiedName, Tag(DOTTED_NAME)] | Annotated[SymbolUse, Tag(CALL_WITH_KEYWORD)],
+    Discriminator(lambda value: DOTTED_NAME if isinstance(value, str) else CALL_WITH_KEYWORD),
+]
 
 
 #: A wheel variant as the download index names it (cu128, rocm7.1), a family (cuda, rocm), or
@@ -436,7 +538,7 @@ class Item(Record):
     before: Code | None = None
     after: Code | None = None
     code_lang: Literal["python", "bash", "cpp", "cmake", "text"] = "python"
-    prs: list[Annotated[int, Field(ge=1)]] = []
+    prs: list[PullRequest] = []
     follows: Slug | None = Field(
         default=None,
         description="Id of the earlier item this one continues (e.g. the deprecation it completes).",
@@ -451,7 +553,7 @@ class Item(Record):
     applies_to: AppliesTo | None = Field(
         default=None, description="Only some environments feel this change (the personal guide narrows by it)."
     )
-    symbols: list[QualifiedName | SymbolUse] = Field(
+    symbols: list[Symbol] = Field(
         default=[],
         description="Python names this change concerns, for `python -m macros scan`: a dotted name (any use, "
         "and anything under it), or {name, keyword, value} for a call with that keyword argument.",
@@ -566,7 +668,7 @@ Decision = Annotated[str, AfterValidator(_decision)]
 #: A heading of the notes as a slug: "Backwards Incompatible Changes" -> backwards-incompatible-changes.
 SectionSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=60)]
 #: An area heading as the notes write it ("torch.nn", "Distributed"): one short line.
-AreaHeading = Annotated[str, StringConstraints(pattern=r"^[^\n\r]{0,80}$")]
+AreaHeading = Annotated[str, StringConstraints(pattern=r"^[^\n\r]{0,80}$"), AfterValidator(_code)]
 
 
 class LedgerEntry(Record):
@@ -574,8 +676,10 @@ class LedgerEntry(Record):
 
     section: SectionSlug
     area: AreaHeading = Field(description="The area heading the entry sits under, as written; empty for none.")
-    n: Annotated[int, Field(ge=1)] = Field(description="Position of the entry within its section and area.")
-    prs: list[Annotated[int, Field(ge=1)]] = []
+    n: Annotated[int, Field(ge=1, le=MAX_COUNT)] = Field(
+        description="Position of the entry within its section and area."
+    )
+    prs: list[PullRequest] = []
     decision: Decision | None = Field(
         description="The id of the item that covers the entry, or 'not-felt: <reason>'; null until decided."
     )

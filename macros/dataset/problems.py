@@ -11,6 +11,10 @@ from dataclasses import dataclass
 
 Path = tuple[str | int, ...]
 
+#: Tags of the model's tagged unions (a symbol is a dotted name or a call with a keyword): they
+#: name no field of the data, so a problem's field path leaves them out.
+UNION_TAGS = frozenset({"dotted-name", "call-with-keyword"})
+
 
 @dataclass(frozen=True, order=True)
 class Problem:

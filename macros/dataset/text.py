@@ -35,6 +35,13 @@ URL_SCHEMES = frozenset({"http", "https"})
 
 #: Longest text field, in characters: a title or a paragraph, not an article.
 MAX_TEXT = 4000
+#: Most `[` one text field may hold, and the longest run of backticks. Markdown's inline parser
+#: looks for the end of every `[` and every backtick run through the rest of the text: a field
+#: of 4,000 `[` took 2.6 s to convert, and a 512 KiB file of them minutes. Real data has at most
+#: a few links per field and runs of two backticks.
+MAX_BRACKETS = 8
+MAX_BACKTICK_RUN = 8
+_BACKTICK_RUN = re.compile(f"`{{{MAX_BACKTICK_RUN + 1},}}")
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)}
@@ -46,26 +53,37 @@ _ATTR_LIST = re.compile(r"\{\s*:|\{\s*[#.][A-Za-z_]|\{[^{}]*=")
 _HTTP = re.compile(r"^https?://[^\s]+$", re.IGNORECASE)
 
 
-#: Every character `control_character` refuses (categories Cc and Cs, line and paragraph
-#: separators, the byte-order mark, bidirectional controls): clean text is passed by one regex
-#: search instead of a lookup per character. tests/test_text.py checks it against the rule.
-_REFUSED = r"\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufeff" + "".join(sorted(_BIDI))
-_ANY_REFUSED = re.compile(f"[{_REFUSED}]")
-_REFUSED_BESIDES_NEWLINES = re.compile(rf"(?![\n\t])[{_REFUSED}]")
+#: Unicode categories refused in data text: controls (Cc), format characters (Cf: invisible ones
+#: such as U+200B and the tag characters U+E0000-U+E007F, bidirectional controls, the byte-order
+#: mark), surrogates (Cs), private use (Co), unassigned code points and non-characters (Cn:
+#: U+FFFE and U+FFFF are not even XML), line and paragraph separators (Zl, Zp). Each either shows
+#: nothing, shows something other than it is, or breaks a feed reader or a JSON consumer.
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: Clean ASCII text is passed by one regex search; only text with other characters is walked.
+_ASCII_PRINTABLE = re.compile(r"[\x20-\x7e]*")
+_ASCII_PRINTABLE_OR_NEWLINES = re.compile(r"[\x20-\x7e\n\t]*")
 
 
 def control_character(text: str, *, allow_newlines: bool) -> str | None:
-    """A description of the first control or bidirectional-override character, if any."""
-    if not (_REFUSED_BESIDES_NEWLINES if allow_newlines else _ANY_REFUSED).search(text):
+    """A description of the first refused character (see REFUSED_CATEGORIES), if any."""
+    if (_ASCII_PRINTABLE_OR_NEWLINES if allow_newlines else _ASCII_PRINTABLE).fullmatch(text):
         return None
     for char in text:
         if char in "\n\t" and allow_newlines:
             continue
         if char in _BIDI:
             return f"the bidirectional control character U+{ord(char):04X} (it makes text read other than it is)"
-        if unicodedata.category(char) in {"Cc", "Cs"} or char in "\u2028\u2029\ufeff":
-            name = unicodedata.name(char, "control character")
-            return f"the control character U+{ord(char):04X} ({name.lower()})"
+        category = unicodedata.category(char)
+        if category not in REFUSED_CATEGORIES:
+            continue
+        name = unicodedata.name(char, "").lower()
+        if category == "Cf":
+            return f"the invisible format character U+{ord(char):04X} ({name or 'unnamed'})"
+        if category == "Cn":
+            return f"the unassigned code point U+{ord(char):04X} (a non-character or not yet in Unicode)"
+        if category == "Co":
+            return f"the private-use character U+{ord(char):04X} (it shows differently on every system)"
+        return f"the control character U+{ord(char):04X} ({name or 'control character'})"
     return None
 
 
@@ -81,6 +99,12 @@ def text_problem(text: str) -> str | None:
     control = control_character(text, allow_newlines=True)
     if control:
         return f"contains {control}; remove it"
+    brackets = text.count("[")
+    if brackets > MAX_BRACKETS:
+        return f"contains {brackets} [ characters; text fields hold at most {MAX_BRACKETS} (code goes in before/after)"
+    run = _BACKTICK_RUN.search(text)
+    if run:
+        return f"contains a run of {len(run.group(0))} backticks; at most {MAX_BACKTICK_RUN} in a row"
     prose = _outside_code(text)
     if _IMAGE.search(prose):
         return "contains a Markdown image; data text may not load images (pages load nothing from outside)"
@@ -173,6 +197,18 @@ def _converted(text: str) -> str:
     )
     inert = _TEXT_BETWEEN_TAGS.sub(lambda m: ">" + m.group(1).translate(_INERT) + "<", f">{clean}<")[1:-1]
     return _CODE_ELEMENT.sub(lambda m: m.group(1) + _DOT_IN_NAME.sub(".<wbr>", m.group(2)) + m.group(3), inert)
+
+
+def url_href(url: str) -> str:
+    """A URL field for a Markdown link target or an HTML attribute, kept literal: `&` written as
+    `&amp;`, so that a character reference typed in the data (`&#106;`) is not decoded into a
+    different link. (The model has checked the URL: http(s), no spaces, quotes or brackets.)"""
+    return url.replace("&", "&amp;")
+
+
+def url_text(url: str) -> str:
+    """A URL field shown as text on a page: literal, inert to the page's Markdown."""
+    return html.escape(url, quote=False).translate(_INERT)
 
 
 def visible_text(inline_html: str) -> str:

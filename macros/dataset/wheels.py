@@ -35,9 +35,10 @@ class Wheel:
 
 def python_of(interpreter: str, abi: str) -> str | None:
     """cp313 + cp313t -> '3.13t'; cp313 + cp313/abi3/none -> '3.13'."""
-    if not interpreter.startswith("cp") or not interpreter[2:].isdigit():
-        return None
     digits = interpreter[2:]
+    # cp3 or cp31000 name no Python a range could hold (3.MINOR, two digits): not a Python we show.
+    if not interpreter.startswith("cp") or not digits.isascii() or not digits.isdigit() or not 2 <= len(digits) <= 3:
+        return None
     version = f"{digits[0]}.{digits[1:]}"
     return version + "t" if abi.endswith("t") else version
 

@@ -174,7 +174,7 @@ def folder_files(folder: Path) -> list[Path]:
     """Every entry of a data folder but editors' files, sorted; [] when the folder is absent."""
     try:
         return sorted(p for p in folder.iterdir() if not _is_editor_file(p.name))
-    except (FileNotFoundError, NotADirectoryError):
+    except OSError:  # absent, not a folder, a link loop: reported where the folder is loaded
         return []
 
 
@@ -216,14 +216,28 @@ def open_catalog(data_dir: Path, *, with_pypi: bool = True) -> Catalog:
 
 
 def _link_outside(path: Path, data_dir: Path) -> str | None:
-    """A data file that is a symbolic link to a file outside data/ would let a pull request
-    publish whatever that file holds on the builder's machine: refuse it."""
-    if not path.is_symlink():
-        return None
-    target = path.resolve()
+    """A data file or folder that is (or sits in) a symbolic link to something outside data/ would
+    let a pull request publish whatever that file holds on the builder's machine: refuse it.
+    Every path the build reads goes through here: the registries, the folders, their files."""
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError):  # a link loop
+        return "is a symbolic link that never ends (a loop); replace it with the file"
     if target.is_relative_to(data_dir):
         return None
     return f"is a symbolic link to {target}, outside {display_name(data_dir)}; copy the file in instead"
+
+
+def _registry(data_dir: Path, name: str, problems: list[Problem]) -> Path | None:
+    """data/NAME when it exists and stays inside data/; else None (and a problem for a link out)."""
+    path = data_dir / name
+    if not path.exists() and not path.is_symlink():
+        return None
+    outside = _link_outside(path, data_dir)
+    if outside:
+        problems.append(Problem(display_name(path), 1, 1, "(file)", outside))
+        return None
+    return path
 
 
 def _load_folder(
@@ -231,6 +245,9 @@ def _load_folder(
 ) -> tuple[list[Path], list[Loaded[Model]], list[Problem]]:
     """Every X.Y.yaml of a data folder loaded as `model`; a problem for any other file in it and
     for a link out of data/."""
+    outside = _link_outside(data_dir / folder, data_dir)
+    if outside:
+        return [], [], [Problem(display_name(data_dir / folder), 1, 1, "(file)", outside)]
     paths, problems = _unread(folder_files(data_dir / folder), folder)
     records: list[Loaded[Model]] = []
     for path in paths:
@@ -248,26 +265,27 @@ def _load_folder(
 def _load_catalog(data_dir: Path, with_pypi: bool = True) -> Catalog:
     problems: list[Problem] = []
     sources_path = data_dir / "sources.yaml"
-    if not sources_path.exists():
-        raise DataError([Problem(str(sources_path), 1, 1, "(file)", "the sources registry is missing")])
+    if _registry(data_dir, "sources.yaml", problems) is None:
+        missing = [Problem(str(sources_path), 1, 1, "(file)", "the sources registry is missing")]
+        raise DataError(problems or missing)
     registry, positions, found = _load(sources_path, SourceRegistry)
     problems += found
     topics_path = data_dir / "topics.yaml"
     topics: TopicRegistry | None = TopicRegistry()
     topic_positions = None
-    if topics_path.exists():
+    if _registry(data_dir, "topics.yaml", problems):
         topics, topic_positions, found = _load(topics_path, TopicRegistry)
         problems += found
     release_paths, releases, found = _load_folder(data_dir, RELEASES_DIR, Release)
     problems += found
-    if not release_paths:
+    if not release_paths and not found:
         where = display_name(data_dir / "releases")
         problems.append(Problem(where, 1, 1, "(file)", "holds no release files (X.Y.yaml); add at least one"))
     _, ledgers, found = _load_folder(data_dir, LEDGER_DIR, Ledger)
     problems += found
     pypi_path = data_dir / PYPI_SNAPSHOT
     pypi: Loaded[PypiSnapshot] | None = None
-    if with_pypi and pypi_path.exists():
+    if with_pypi and _registry(data_dir, PYPI_SNAPSHOT, problems):
         snapshot, pypi_positions, found = _load(pypi_path, PypiSnapshot)
         problems += found
         if snapshot is not None:

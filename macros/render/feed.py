@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
-from xml.sax.saxutils import escape
+import re
+from xml.sax import saxutils
 
 from macros.dataset.text import text_html, visible_text
 from macros.query.catalog import Catalog
+
+#: Characters XML 1.0 does not allow (its `Char` production): a feed holding one is not XML, and
+#: feed readers drop the whole feed. The data rules refuse them in text; this keeps the feed valid
+#: whatever reaches it (the site name comes from mkdocs.yml, not the data).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def escape(text: str) -> str:
+    """Text for an XML element or attribute: escaped, without characters XML 1.0 forbids."""
+    return saxutils.escape(_NOT_XML.sub("", text), {'"': "&quot;"})
 
 
 def atom_feed(catalog: Catalog, site_url: str, title: str) -> str:

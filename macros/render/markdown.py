@@ -1,8 +1,9 @@
 """Renderers' shared tools: the Jinja setup and finished HTML.
 
 Templates write data text only through the `text` filter (inline HTML, sanitised, inert to the
-page's Markdown) or `plain` (attributes); both come from `macros/dataset/text.py`, the one place
-where data text becomes HTML. The Jinja environment has no autoescape because its output is
+page's Markdown) or `plain` (attributes), and URL fields through `url` (a link target) or
+`url_text` (shown as text); all come from `macros/dataset/text.py`, the one place where data text
+becomes HTML. The Jinja environment has no autoescape because its output is
 Markdown, so a template that writes a data field without one of them is a bug (tests look for it).
 
 Finished HTML skips Markdown. A template wraps a block that is HTML already in
@@ -26,7 +27,7 @@ from typing import Any
 
 import jinja2
 
-from macros.dataset.text import plain_text, text_html
+from macros.dataset.text import plain_text, text_html, url_href, url_text
 from macros.dataset.vocabulary import AREA_TERMS, EFFECTS, KINDS, STATUSES, TIERS, VERDICTS
 
 
@@ -99,6 +100,8 @@ def environment() -> jinja2.Environment:
     env.filters.update(
         text=text_html,
         plain=plain_text,
+        url=url_href,
+        url_text=url_text,
         fence=fence,
         set_aside=_set_aside,
     )
