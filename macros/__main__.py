@@ -130,6 +130,13 @@ def _run_scan(argv: list[str]) -> int:
     )
     parser.add_argument("--to", dest="end", metavar="B", help="the release you move to (default: the newest covered)")
     parser.add_argument("--format", choices=["text", "json", "sarif"], default="text")
+    parser.add_argument(
+        "--on",
+        action="append",
+        default=[],
+        metavar="ENV",
+        help="also report the changes only ENV feels: cuda, rocm, xpu, mps, cpu, source, linux, windows, macos",
+    )
     parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
     args = _parse(parser, argv)
     if isinstance(args, int):
@@ -145,7 +152,7 @@ def _run_scan(argv: list[str]) -> int:
                 return 0
             shown = "any older release" if start == "0.0" else start
             print(f"scan from {shown} to {end}: {found.requirement} ({found.where})", file=sys.stderr)
-        result = scan(args.paths, catalog, start, end, _site_url())
+        result = scan(args.paths, catalog, start, end, _site_url(), frozenset(args.on))
     except ScanUsageError as error:
         print(f"python -m macros scan: error: {error}", file=sys.stderr)
         return 2

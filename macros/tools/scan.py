@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from macros.dataset.model import SymbolUse, version_key
+from macros.dataset.model import Item, SymbolUse, version_key
 from macros.dataset.text import text_html, visible_text
 from macros.query.catalog import Catalog
 from macros.tools.scan_files import (
@@ -42,14 +42,17 @@ __all__ = ["Finding", "ScanResult", "ScanUsageError", "python_files", "rules_for
 
 #: Item kinds whose symbols the scanner reports: the changes that can break code.
 SCANNED_KINDS = frozenset({"breaking", "deprecation", "removal"})
+#: Effects no line of Python can act on: speed, and how wheels are built or installed.
+UNSCANNED_EFFECTS = frozenset({"performance", "packaging"})
 #: A comment naming item ids on the line of a use silences those items there: the flake8/ruff
 #: form (noqa, a colon, ids) or `torch-scan: ignore[ids]`, which other linters leave alone.
 _IDS = r"[A-Za-z0-9_.-]+(?:\s*,\s*[A-Za-z0-9_.-]+)*"
 _NOQA = re.compile(rf"#\s*(?:noqa\s*:\s*(?P<noqa>{_IDS})|torch-scan:\s*ignore\[\s*(?P<ignore>{_IDS})\s*\])", re.I)
 
 
-def rules_for(catalog: Catalog, start: str, end: str) -> list[Rule]:
-    """The symbols of the changes a move from `start` to `end` crosses."""
+def rules_for(catalog: Catalog, start: str, end: str, environments: frozenset[str] = frozenset()) -> list[Rule]:
+    """The symbols of the changes a move from `start` to `end` crosses, in the environments
+    asked for (`--on mps`: items only Apple GPUs feel are added to those everyone feels)."""
     versions = {release.version for release in catalog.releases}
     known = ", ".join(release.version for release in catalog.releases)
     oldest = catalog.releases[0]
@@ -64,7 +67,9 @@ def rules_for(catalog: Catalog, start: str, end: str) -> list[Rule]:
     rules = []
     for release in catalog.crossed(start, end):
         for item in release.items:
-            if item.kind not in SCANNED_KINDS:
+            if item.kind not in SCANNED_KINDS or item.effect in UNSCANNED_EFFECTS:
+                continue
+            if not felt_in(item, environments):
                 continue
             for symbol in item.symbols:
                 if isinstance(symbol, SymbolUse):
@@ -84,6 +89,27 @@ def rules_for(catalog: Catalog, start: str, end: str) -> list[Rule]:
                 else:
                     rules.append(Rule(symbol, item, release))
     return rules
+
+
+def felt_in(item: Item, environments: frozenset[str]) -> bool:
+    """Whether everyone feels the change, or one of the environments named (a variant or its
+    family, an OS): `applies_to: {variants: [mps], os: [macos]}` needs `--on mps`."""
+    where = item.applies_to
+    if where is None:
+        return True
+    asked = environments | {_family(name) for name in environments}
+    if where.variants:  # a variant implies its OS (mps: macOS)
+        return bool(({_family(v) for v in where.variants} | set(where.variants)) & asked)
+    if where.os:
+        return bool(set(where.os) & asked)
+    return "cuda" in asked if where.gpu else True  # GPU generations are CUDA's; Python versions: everyone
+
+
+def _family(variant: str) -> str:
+    """cu128 -> cuda, rocm7.1 -> rocm; other names stand for themselves."""
+    if re.fullmatch(r"cu[0-9]+", variant):
+        return "cuda"
+    return "rocm" if variant.startswith("rocm") else variant
 
 
 def _is_version(text: str) -> bool:
@@ -163,8 +189,15 @@ def _scan_file(candidate: Candidate) -> tuple[Path, list[tuple[int, int, str, st
     return path, [(line, column, symbol, rule.item.id) for line, column, symbol, rule in hits], None
 
 
-def scan(paths: list[Path], catalog: Catalog, start: str, end: str, site_url: str) -> ScanResult:
-    rules = rules_for(catalog, start, end)
+def scan(
+    paths: list[Path],
+    catalog: Catalog,
+    start: str,
+    end: str,
+    site_url: str,
+    environments: frozenset[str] = frozenset(),
+) -> ScanResult:
+    rules = rules_for(catalog, start, end, environments)
     index: dict[str, list[Rule]] = {}
     for rule in rules:
         index.setdefault(rule.name, []).append(rule)

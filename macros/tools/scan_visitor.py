@@ -105,7 +105,7 @@ class UseVisitor(ast.NodeVisitor):
         self.guarded = 0  # uses inside shims, counted, not reported
         self._guards = 0  # depth of enclosing guards
         self._caught: list[frozenset[str]] = []  # exceptions caught around the current code
-        self._context: str = "reference"  # isinstance, annotation or reference
+        self._context: str = "reference"  # isinstance, annotation, import or reference
         self._bases: list[list[str]] = []  # listed base classes of the enclosing classes
 
     # --- matching ------------------------------------------------------------------------------
@@ -139,7 +139,9 @@ class UseVisitor(ast.NodeVisitor):
     def _applies(self, rule: Rule, call: Call | None, name: str) -> str | None:
         """How the finding names the use, or None when the rule's condition does not hold."""
         if self._context != "reference" and rule.item.kind == "breaking":
-            return None  # a type check or an annotation does not run the changed behaviour
+            # A type check, an annotation or an import does not run the changed behaviour; for a
+            # name deprecated or removed they are places to change.
+            return None
         if not rule.needs_call:
             return name
         if call is None:
@@ -158,6 +160,16 @@ class UseVisitor(ast.NodeVisitor):
     # --- bindings ------------------------------------------------------------------------------
 
     def visit_Import(self, node: ast.Import) -> None:
+        saved, self._context = self._context, "import"
+        self._imports(node)
+        self._context = saved
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        saved, self._context = self._context, "import"
+        self._imports_from(node)
+        self._context = saved
+
+    def _imports(self, node: ast.Import) -> None:
         for alias in node.names:
             if alias.name == "functools":
                 self.aliases.setdefault(alias.asname or "functools", "functools")
@@ -172,7 +184,7 @@ class UseVisitor(ast.NodeVisitor):
                 if "." in alias.name:
                     self.match(node, alias.name)
 
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+    def _imports_from(self, node: ast.ImportFrom) -> None:
         if node.module == "functools" and not node.level:
             self.partials.update(a.asname or a.name for a in node.names if a.name == "partial")
         if node.level or not node.module or node.module.split(".")[0] not in self.roots:
@@ -291,18 +303,17 @@ class UseVisitor(ast.NodeVisitor):
     # --- uses ----------------------------------------------------------------------------------
 
     def visit_Call(self, node: ast.Call) -> None:
-        name = self.qualified(node.func)
         call = Call(node.args, node.keywords)
-        if name is not None:
+        if self._is_partial(node.func):
+            target = self.qualified(node.args[0]) if node.args else None
+            if target is not None:
+                self.match(node.args[0], target, Call(node.args[1:], node.keywords, partial=True))
+                node = ast.Call(node.func, node.args[1:], node.keywords)
+        elif (name := self.qualified(node.func)) is not None:
             self.match(node.func, name, call)
         elif self._is_super_init(node.func) and self._bases:
             for base in self._bases[-1]:
                 self.match(node, base, call, calls_only=True)
-        elif self._is_partial(node.func) and node.args:
-            target = self.qualified(node.args[0])
-            if target is not None:
-                self.match(node.args[0], target, Call(node.args[1:], node.keywords, partial=True))
-                node = ast.Call(node.func, node.args[1:], node.keywords)
         else:
             self.visit(node.func)
         if isinstance(node.func, ast.Name) and node.func.id in {"isinstance", "issubclass"} and len(node.args) == 2:
