@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from importlib import metadata
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -61,6 +62,13 @@ def base_folder(paths: list[Path]) -> Path:
     return common if common.is_dir() else common.parent
 
 
+def _tool_version() -> str:
+    try:
+        return metadata.version("pytorch-release-atlas")
+    except metadata.PackageNotFoundError:
+        return "0.1.0"  # a source checkout: pyproject.toml's version
+
+
 def as_sarif(findings: list[Finding], start: str, end: str, base: Path) -> str:
     """SARIF 2.1.0, as GitHub code scanning reads it: one rule per item, one result per use."""
     rules: dict[str, dict[str, object]] = {}
@@ -72,7 +80,7 @@ def as_sarif(findings: list[Finding], start: str, end: str, base: Path) -> str:
             f.item_id,
             {
                 "id": f.item_id,
-                "name": f.item_id,
+                "name": "".join(part.capitalize() for part in f.item_id.split("-")),  # SARIF: not the id
                 "shortDescription": {"text": f.title},
                 "fullDescription": {"text": f.action},
                 "helpUri": f.url,
@@ -105,6 +113,7 @@ def as_sarif(findings: list[Finding], start: str, end: str, base: Path) -> str:
                 "tool": {
                     "driver": {
                         "name": "pytorch-release-atlas-scan",
+                        "version": _tool_version(),
                         "informationUri": "https://pytorch-release-atlas.github.io/atlas/",
                         "rules": list(rules.values()),
                     }
