@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import os
-from importlib import metadata
 from dataclasses import asdict, dataclass
+from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
