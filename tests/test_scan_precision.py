@@ -206,3 +206,22 @@ def test_changes_one_environment_feels_need_on(catalog: Catalog, tmp_path: Path)
     assert found(catalog, tmp_path, code, "2.12", "2.13", "mps") == {(2, "mps-amp-unscale-layer-norm-fixes")}
     # cuDNN no longer runs 3D convolutions (2.9) only changes speed: never reported.
     assert lines(found(catalog, tmp_path, code, "2.8", "2.9", "cuda"), "cudnn-3d-conv-disabled-cudnn-9-8") == []
+
+
+def test_a_class_decorator_condition_skips_context_managers_and_functions(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        @torch.no_grad()
+        class Frozen: ...
+        @torch.no_grad()
+        def infer(x): return x
+        with torch.no_grad():
+            pass
+        """,
+        "1.13",
+        "2.0",
+    )
+    assert lines(pairs, "no-grad-class-decoration-deprecated") == [2]

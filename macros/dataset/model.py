@@ -400,10 +400,15 @@ class SymbolUse(Record):
         "exceptions (`torch.cat` raising `ValueError` where it raised `RuntimeError`).",
     )
 
+    decorates: Literal["class"] | None = Field(
+        default=None,
+        description="The change only matters where the name decorates a class (`@torch.no_grad()` on a class).",
+    )
+
     @model_validator(mode="after")
     def _one_condition(self) -> SymbolUse:
-        if self.keyword is None and not self.caught:
-            raise ValueError("give a keyword (an argument condition) or caught (an exception condition)")
+        if self.keyword is None and not self.caught and self.decorates is None:
+            raise ValueError("give a keyword (an argument condition), caught (an exception) or decorates: class")
         if self.keyword is None and (self.absent or not self.any_value or self.position is not None):
             raise ValueError("value, absent and position describe a keyword: give the keyword")
         if self.absent and not self.any_value:
@@ -421,7 +426,13 @@ class SymbolUse(Record):
         dumped = handler(self)
         if self.any_value:
             dumped.pop("value", None)
-        for field, unset in (("absent", False), ("position", None), ("caught", []), ("keyword", None)):
+        for field, unset in (
+            ("absent", False),
+            ("position", None),
+            ("caught", []),
+            ("keyword", None),
+            ("decorates", None),
+        ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)
         return dumped

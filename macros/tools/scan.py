@@ -84,6 +84,7 @@ def rules_for(catalog: Catalog, start: str, end: str, environments: frozenset[st
                             absent=symbol.absent,
                             position=symbol.position,
                             caught=frozenset(symbol.caught),
+                            decorates=symbol.decorates,
                         )
                     )
                 else:

@@ -43,6 +43,7 @@ class Rule:
     absent: bool = False  # the call must leave `keyword` out (a changed default)
     position: int | None = None  # where `keyword` sits when passed without its name
     caught: frozenset[str] = field(default_factory=frozenset)
+    decorates: str | None = None  # "class": only a class decorator counts
 
     @property
     def needs_call(self) -> bool:
@@ -105,7 +106,7 @@ class UseVisitor(ast.NodeVisitor):
         self.guarded = 0  # uses inside shims, counted, not reported
         self._guards = 0  # depth of enclosing guards
         self._caught: list[frozenset[str]] = []  # exceptions caught around the current code
-        self._context: str = "reference"  # isinstance, annotation, import or reference
+        self._context: str = "reference"  # isinstance, annotation, import, class-decorator or reference
         self._bases: list[list[str]] = []  # listed base classes of the enclosing classes
 
     # --- matching ------------------------------------------------------------------------------
@@ -138,7 +139,9 @@ class UseVisitor(ast.NodeVisitor):
 
     def _applies(self, rule: Rule, call: Call | None, name: str) -> str | None:
         """How the finding names the use, or None when the rule's condition does not hold."""
-        if self._context != "reference" and rule.item.kind == "breaking":
+        if rule.decorates is not None:
+            return f"@{name} on a class" if self._context == "class-decorator" else None
+        if self._context in {"isinstance", "annotation", "import"} and rule.item.kind == "breaking":
             # A type check, an annotation or an import does not run the changed behaviour; for a
             # name deprecated or removed they are places to change.
             return None
@@ -265,7 +268,11 @@ class UseVisitor(ast.NodeVisitor):
         self._scoped(node)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        for expression in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
+        saved, self._context = self._context, "class-decorator"
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        self._context = saved
+        for expression in [*node.bases, *(k.value for k in node.keywords)]:
             self.visit(expression)
         bases = [name for name in map(self.qualified, node.bases) if name is not None]
         self._bases.append(bases)
