@@ -225,3 +225,10 @@ def test_a_class_decorator_condition_skips_context_managers_and_functions(catalo
         "2.0",
     )
     assert lines(pairs, "no-grad-class-decoration-deprecated") == [2]
+
+
+def test_torch_load_warns_only_where_weights_only_is_left_out(catalog: Catalog, tmp_path: Path) -> None:
+    code = "import torch\na = torch.load(f)\nb = torch.load(f, weights_only=True)\n"
+    pairs = found(catalog, tmp_path, code, "2.0", "2.4")
+    assert lines(pairs, "torch-load-weights-only-warning") == [2]
+    assert lines(pairs, "load-little-endian-default-big-endian") == []  # big-endian hosts only: not visible
