@@ -12,9 +12,11 @@
     python -m macros ledger NOTES.md --release X.Y [--notes SOURCE_ID]
                                 write data/ledger/X.Y.yaml: one entry per entry of the notes, to
                                 decide (keeps the decisions of an existing ledger)
-    python -m macros scan PATH... --from A --to B [--format text|json|sarif]
+    python -m macros scan PATH... [--from A --to B] [--format text|json|sarif]
                                 find uses of what changed between A and B in Python code
-                                (exit 1 with findings, 0 without, 2 on a usage error)
+                                (without --from/--to: the range the project's torch
+                                requirement allows; exit 1 with findings, 0 without, 2 on a
+                                usage error)
 
 Only this module and the edges write files or print.
 """
@@ -27,12 +29,13 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from macros.dataset.model import version_key
 from macros.dataset.problems import DataError
 from macros.query.catalog import open_catalog
 from macros.query.coverage import coverage_report, ledger_summary
 from macros.tools.materialize import MaterializeError, load_config, materialize
 from macros.tools.permalinks import missing, write_manifest
-from macros.tools.scan import ScanUsageError, as_json, as_sarif, as_text, scan
+from macros.tools.scan import ScanUsageError, scan
 from macros.tools.schema import write_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,29 +104,68 @@ def _default_data() -> Path:
 
 
 def _scan(argv: list[str]) -> int:
-    """The scan command: findings on stdout; problems as one line on stderr."""
+    """The scan command: findings on stdout; problems and skipped files as lines on stderr."""
+    # A pipe closed early or a terminal that cannot show a name must not end in a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    try:
+        return _run_scan(argv)
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away: nothing more to say
+        return 1
+    except KeyboardInterrupt:
+        print("python -m macros scan: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run_scan(argv: list[str]) -> int:
+    from macros.tools.scan_output import as_json, as_sarif, as_text, base_folder
+    from macros.tools.scan_range import project_range
+
     parser = _OneLineParser(prog="python -m macros scan", exit_on_error=False)
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    parser.add_argument("--from", dest="start", required=True, metavar="A", help="the release you are on")
-    parser.add_argument("--to", dest="end", required=True, metavar="B", help="the release you move to")
+    parser.add_argument(
+        "--from", dest="start", metavar="A", help="the release you are on (default: read from the project)"
+    )
+    parser.add_argument("--to", dest="end", metavar="B", help="the release you move to (default: the newest covered)")
     parser.add_argument("--format", choices=["text", "json", "sarif"], default="text")
+    parser.add_argument(
+        "--on",
+        action="append",
+        default=[],
+        metavar="ENV",
+        help="also report the changes only ENV feels: cuda, rocm, xpu, mps, cpu, source, linux, windows, macos",
+    )
     parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
     args = _parse(parser, argv)
     if isinstance(args, int):
         return args
     try:
         catalog = open_catalog(args.data or _default_data())
-        result = scan(args.paths, catalog, args.start, args.end, _site_url())
+        start, end = args.start, args.end or catalog.releases[-1].version
+        if start is None:
+            found = project_range(args.paths, [release.version for release in catalog.releases])
+            start, end = found.start, args.end or found.end
+            if version_key(start) >= version_key(end):
+                print(f"nothing to scan: {found.requirement} ({found.where}) starts at {end} or later", file=sys.stderr)
+                return 0
+            shown = "any older release" if start == "0.0" else start
+            print(f"scan from {shown} to {end}: {found.requirement} ({found.where})", file=sys.stderr)
+        result = scan(args.paths, catalog, start, end, _site_url(), frozenset(args.on))
     except ScanUsageError as error:
         print(f"python -m macros scan: error: {error}", file=sys.stderr)
         return 2
     except DataError as error:
         print(error.report(), file=sys.stderr)
         return 2
-    output = {"text": as_text, "json": as_json}.get(args.format)
-    sys.stdout.write(output(result) if output else as_sarif(result, args.start, args.end))
+    if args.format == "sarif":
+        sys.stdout.write(as_sarif(result.findings, start, end, base_folder(args.paths)))
+    else:
+        sys.stdout.write((as_json if args.format == "json" else as_text)(result.findings))
     for skipped in result.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
+    sys.stdout.flush()
     return 1 if result.findings else 0
 
 

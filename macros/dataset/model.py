@@ -431,10 +431,13 @@ QualifiedName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_
 
 
 class SymbolUse(Record):
-    """A use of a name that matters only with a given keyword argument (`torch.load(weights_only=False)`)."""
+    """A use of a name that matters only under a condition: a keyword argument passed (with a
+    value, or any), a keyword left out (a changed default), or a call whose error is caught."""
 
     name: QualifiedName
-    keyword: Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+    keyword: Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] | None = Field(
+        default=None, description="The argument that matters, by its name."
+    )
     value: str | int | float | bool | None = Field(
         default=None, description="The literal value that matters; absent: any use of the keyword."
     )
@@ -442,6 +445,21 @@ class SymbolUse(Record):
         default=False,
         description="The change hits calls that leave this keyword out (a default that changed): `torch.load(f)` "
         "without `weights_only`. Calls that pass it, or pass **kwargs, are not reported.",
+    )
+    position: Annotated[int, Field(ge=0, le=50)] | None = Field(
+        default=None,
+        description="Where the argument sits when it is passed without its name (0: the first argument after "
+        "`self`), so `f(a, b)` passes position 1. Without it, only the keyword form counts.",
+    )
+    caught: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_.]*$")]] = Field(
+        default=[],
+        description="The change only matters where the call sits in a `try` whose `except` names one of these "
+        "exceptions (`torch.cat` raising `ValueError` where it raised `RuntimeError`).",
+    )
+
+    decorates: Literal["class"] | None = Field(
+        default=None,
+        description="The change only matters where the name decorates a class (`@torch.no_grad()` on a class).",
     )
 
     @field_validator("value", mode="after")
@@ -458,6 +476,10 @@ class SymbolUse(Record):
 
     @model_validator(mode="after")
     def _one_condition(self) -> SymbolUse:
+        if self.keyword is None and not self.caught and self.decorates is None:
+            raise ValueError("give a keyword (an argument condition), caught (an exception) or decorates: class")
+        if self.keyword is None and (self.absent or not self.any_value or self.position is not None):
+            raise ValueError("value, absent and position describe a keyword: give the keyword")
         if self.absent and not self.any_value:
             raise ValueError("absent: true matches calls without the keyword; it takes no value")
         return self
@@ -473,8 +495,15 @@ class SymbolUse(Record):
         dumped = handler(self)
         if self.any_value:
             dumped.pop("value", None)
-        if not self.absent:
-            dumped.pop("absent", None)
+        for field, unset in (
+            ("absent", False),
+            ("position", None),
+            ("caught", []),
+            ("keyword", None),
+            ("decorates", None),
+        ):
+            if dumped.get(field, unset) == unset:
+                dumped.pop(field, None)
         return dumped
 
 
@@ -556,7 +585,7 @@ class Item(Record):
     symbols: list[Symbol] = Field(
         default=[],
         description="Python names this change concerns, for `python -m macros scan`: a dotted name (any use, "
-        "and anything under it), or {name, keyword, value} for a call with that keyword argument.",
+        "and anything under it), or {name, keyword, value} for a call with that keyword argument (see SymbolUse).",
     )
     warnings: list[EmittedWarning] = Field(
         default=[], description="The warnings the deprecated calls emit at run time, where a source gives them."

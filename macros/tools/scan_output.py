@@ -1,0 +1,127 @@
+"""The scanner's three output formats: text lines, a JSON array, SARIF 2.1.0.
+
+Text is for a terminal: file names go through `printable`, so a name cannot carry escape
+sequences. JSON and SARIF are ASCII (`\\u` escapes), so any name survives any encoding. SARIF
+locations are URIs relative to a base (`uriBaseId`, resolved by `originalUriBaseIds`), each
+path segment percent-encoded: GitHub code scanning and Microsoft's validator place them only so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from importlib import metadata
+from pathlib import Path
+from urllib.parse import quote
+
+from macros.tools.scan_files import printable
+
+#: The name SARIF locations are relative to; GitHub code scanning resolves it to the checkout.
+URI_BASE_ID = "%SRCROOT%"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    column: int
+    symbol: str
+    item_id: str
+    release: str
+    title: str
+    action: str
+    url: str
+
+
+def as_text(findings: list[Finding]) -> str:
+    return "".join(
+        f"{printable(f.path)}:{f.line}:{f.column}: {f.item_id} {f.title} — {f.action} ({f.url})\n" for f in findings
+    )
+
+
+def as_json(findings: list[Finding]) -> str:
+    return json.dumps([asdict(f) for f in findings], indent=2) + "\n"
+
+
+def artifact_uri(path: str, base: Path) -> str:
+    """`path` relative to `base`, each segment percent-encoded (spaces, %, #, non-ASCII)."""
+    relative = os.path.relpath(os.path.abspath(path), base)
+    return "/".join(quote(os.fsencode(part), safe="") for part in Path(relative).parts)
+
+
+def base_folder(paths: list[Path]) -> Path:
+    """The folder every SARIF URI is relative to: the working folder when it holds every scanned
+    path (a checkout scanned from its root), else the deepest folder that holds them all."""
+    here = Path.cwd()
+    absolute = [Path(os.path.abspath(p)) for p in paths]
+    if all(p == here or here in p.parents for p in absolute):
+        return here
+    common = Path(os.path.commonpath(absolute))
+    return common if common.is_dir() else common.parent
+
+
+def _tool_version() -> str:
+    try:
+        return metadata.version("pytorch-release-atlas")
+    except metadata.PackageNotFoundError:
+        return "0.1.0"  # a source checkout: pyproject.toml's version
+
+
+def as_sarif(findings: list[Finding], start: str, end: str, base: Path) -> str:
+    """SARIF 2.1.0, as GitHub code scanning reads it: one rule per item, one result per use."""
+    rules: dict[str, dict[str, object]] = {}
+    results = []
+    order: dict[str, int] = {}
+    for f in findings:
+        order.setdefault(f.item_id, len(order))
+        rules.setdefault(
+            f.item_id,
+            {
+                "id": f.item_id,
+                "name": "".join(part.capitalize() for part in f.item_id.split("-")),  # SARIF: not the id
+                "shortDescription": {"text": f.title},
+                "fullDescription": {"text": f.action},
+                "helpUri": f.url,
+                "help": {"text": f"{f.action} See {f.url}"},
+                "properties": {"release": f.release},
+            },
+        )
+        location = {"uri": artifact_uri(f.path, base), "uriBaseId": URI_BASE_ID}
+        results.append(
+            {
+                "ruleId": f.item_id,
+                "ruleIndex": order[f.item_id],
+                "level": "warning",
+                "message": {"text": f"{f.symbol}: {f.title} (PyTorch {f.release}). {f.action}"},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": location,
+                            "region": {"startLine": f.line, "startColumn": f.column},
+                        }
+                    }
+                ],
+            }
+        )
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "pytorch-release-atlas-scan",
+                        "version": _tool_version(),
+                        "informationUri": "https://pytorch-release-atlas.github.io/atlas/",
+                        "rules": list(rules.values()),
+                    }
+                },
+                "originalUriBaseIds": {URI_BASE_ID: {"uri": base.as_uri().rstrip("/") + "/"}},
+                "properties": {"from": start, "to": end},
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2) + "\n"

@@ -1,0 +1,391 @@
+"""The scanner's reading of one module: which listed names it uses, where, and how.
+
+Walks the module's `ast` (strings and comments are never code), resolving imports and aliases
+(`import torch as t`, `from torch.export import export_for_training as eft`, `from m import *`)
+and attribute chains. A use is a call, a decorator, a base class, an annotation, an argument of
+`isinstance()`, or any other reference. A call also counts through `functools.partial(f, ...)`,
+and `super().__init__(...)` counts as a call of each listed base class.
+
+What a rule needs before a use is reported (see `Rule.applies`): its keyword passed or left out,
+by name or at its position; for `caught`, a `try` around the call that catches that exception.
+A use is *guarded* (not reported, like ruff's NPY201) inside a `try` that catches `ImportError`,
+`ModuleNotFoundError` or `AttributeError`, and inside an `if`/`else` or conditional expression
+whose test calls `hasattr()` or reads a version (a name with `version`, `greater` or `less`).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from macros.dataset.model import Item, Release
+
+#: Exceptions whose handler makes the code in the `try` a compatibility shim.
+SHIM_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
+#: A test that reads a version: `torch.__version__`, `is_torch_version(...)`,
+#: `_TORCH_GREATER_EQUAL_2_4`, `is_torch_greater_or_equal_than_2_1`, `version.parse(...)`.
+_VERSION_NAME = re.compile(r"version|greater|less|_ge_?\d|_lt_?\d", re.IGNORECASE)
+#: A module-level constant (`CUDA_HOME`): not a use of the module's changed behaviour.
+_CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One symbol of one item, with the condition a use must meet."""
+
+    name: str
+    item: Item
+    release: Release
+    keyword: str | None = None
+    value: object = None
+    any_value: bool = True
+    absent: bool = False  # the call must leave `keyword` out (a changed default)
+    position: int | None = None  # where `keyword` sits when passed without its name
+    caught: frozenset[str] = field(default_factory=frozenset)
+    decorates: str | None = None  # "class": only a class decorator counts
+
+    @property
+    def needs_call(self) -> bool:
+        return self.keyword is not None or bool(self.caught)
+
+
+@dataclass(frozen=True)
+class Call:
+    """The arguments a use passes: a real call, a `partial(f, ...)` (`partial` is True) or a
+    `super().__init__(...)` in a subclass."""
+
+    args: list[ast.expr]
+    keywords: list[ast.keyword]
+    partial: bool = False
+
+    def passes(self, rule: Rule) -> bool | None:
+        """True if the call passes the rule's argument (with its value, if one is given), False
+        if it does not, None if it cannot be told (`*args`, `**kwargs`)."""
+        for keyword in self.keywords:
+            if keyword.arg is None:
+                return None  # **kwargs may carry it
+            if keyword.arg == rule.keyword:
+                return self._is_value(keyword.value, rule)
+        if rule.position is None:
+            return False
+        for index, argument in enumerate(self.args):
+            if isinstance(argument, ast.Starred):
+                return None
+            if index == rule.position:
+                return self._is_value(argument, rule)
+        return False
+
+    @staticmethod
+    def _is_value(node: ast.expr, rule: Rule) -> bool:
+        if rule.any_value:
+            return True
+        return (
+            isinstance(node, ast.Constant)
+            and type(node.value) is type(rule.value)  # True is not 1
+            and node.value == rule.value
+        )
+
+
+@dataclass
+class Hit:
+    node: ast.AST
+    name: str  # the symbol as the finding shows it
+    rule: Rule
+
+
+class UseVisitor(ast.NodeVisitor):
+    """Walks one module; `aliases` maps a local name to the qualified name it stands for."""
+
+    def __init__(self, index: dict[str, list[Rule]], roots: frozenset[str]) -> None:
+        self.index = index
+        self.roots = roots
+        self.aliases: dict[str, str] = {}
+        self.partials: set[str] = set()  # local names of functools.partial
+        self.hits: list[Hit] = []
+        self.guarded = 0  # uses inside shims, counted, not reported
+        self._guards = 0  # depth of enclosing guards
+        self._caught: list[frozenset[str]] = []  # exceptions caught around the current code
+        self._context: str = "reference"  # isinstance, annotation, import, class-decorator or reference
+        self._bases: list[list[str]] = []  # listed base classes of the enclosing classes
+
+    # --- matching ------------------------------------------------------------------------------
+
+    def qualified(self, node: ast.AST) -> str | None:
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id not in self.aliases:
+            return None
+        return ".".join([self.aliases[node.id], *reversed(parts)])
+
+    def match(self, node: ast.AST, name: str, call: Call | None = None, calls_only: bool = False) -> None:
+        # A rule on `a.b` matches `a.b` and anything under it (`a.b.c`); each matching rule is a hit.
+        parts = name.split(".")
+        for end in range(len(parts), 1, -1):
+            for rule in self.index.get(".".join(parts[:end]), ()):
+                if calls_only and not rule.needs_call:
+                    continue  # `super().__init__()`: the base class was reported where it is named
+                if end < len(parts) and _CONSTANT.match(parts[end]):
+                    continue  # `cpp_extension.CUDA_HOME` is a value, not the module's behaviour
+                shown = self._applies(rule, call if end == len(parts) else None, name)
+                if shown is None:
+                    continue
+                if self._guards:
+                    self.guarded += 1
+                else:
+                    self.hits.append(Hit(node, shown, rule))
+
+    def _applies(self, rule: Rule, call: Call | None, name: str) -> str | None:
+        """How the finding names the use, or None when the rule's condition does not hold."""
+        if rule.decorates is not None:
+            return f"@{name} on a class" if self._context == "class-decorator" else None
+        if self._context in {"isinstance", "annotation", "import"} and rule.item.kind == "breaking":
+            # A type check, an annotation or an import does not run the changed behaviour; for a
+            # name deprecated or removed they are places to change.
+            return None
+        if not rule.needs_call:
+            return name
+        if call is None:
+            return None
+        if rule.caught and not any(rule.caught & caught for caught in self._caught):
+            return None
+        if rule.keyword is None:
+            return f"{name}() in try/except {'/'.join(sorted(rule.caught))}"
+        passed = call.passes(rule)
+        if rule.absent:
+            if passed is False and not call.partial:  # a partial's caller may still pass it
+                return f"{name}() without {rule.keyword}="
+            return None
+        return f"{name}({rule.keyword}=...)" if passed else None
+
+    # --- bindings ------------------------------------------------------------------------------
+
+    def visit_Import(self, node: ast.Import) -> None:
+        saved, self._context = self._context, "import"
+        self._imports(node)
+        self._context = saved
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        saved, self._context = self._context, "import"
+        self._imports_from(node)
+        self._context = saved
+
+    def _imports(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.name == "functools":
+                self.aliases.setdefault(alias.asname or "functools", "functools")
+            if alias.name.split(".")[0] not in self.roots:
+                continue
+            if alias.asname:
+                self.aliases[alias.asname] = alias.name
+                self.match(node, alias.name)
+            else:
+                top = alias.name.split(".")[0]
+                self.aliases[top] = top
+                if "." in alias.name:
+                    self.match(node, alias.name)
+
+    def _imports_from(self, node: ast.ImportFrom) -> None:
+        if node.module == "functools" and not node.level:
+            self.partials.update(a.asname or a.name for a in node.names if a.name == "partial")
+        if node.level or not node.module or node.module.split(".")[0] not in self.roots:
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                self._import_star(node, node.module)
+                continue
+            qualified = f"{node.module}.{alias.name}"
+            self.aliases[alias.asname or alias.name] = qualified
+            self.match(node, qualified)
+
+    def _import_star(self, node: ast.ImportFrom, module: str) -> None:
+        """`from m import *`: every listed name directly under m becomes a local name, and the
+        import itself is a use of m when m (or a module above it) is listed."""
+        prefix = module + "."
+        for name in self.index:
+            if name.startswith(prefix):
+                local = name[len(prefix) :].split(".")[0]
+                self.aliases[local] = prefix + local
+        self.match(node, module)
+
+    def _bind_target(self, target: ast.AST) -> None:
+        if isinstance(target, ast.Name):
+            self.aliases.pop(target.id, None)
+        elif isinstance(target, ast.Tuple | ast.List):
+            for element in target.elts:
+                self._bind_target(element)
+        else:
+            self.visit(target)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.visit(node.value)
+        for target in node.targets:
+            self._bind_target(target)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._annotation(node.annotation)
+        if node.value is not None:
+            self.visit(node.value)
+        self._bind_target(node.target)
+
+    def _annotation(self, node: ast.AST | None) -> None:
+        if node is None:
+            return
+        saved, self._context = self._context, "annotation"
+        self.visit(node)
+        self._context = saved
+
+    def _scoped(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+        saved = dict(self.aliases)
+        arguments = node.args
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        every += [arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None]
+        for default in [*arguments.defaults, *arguments.kw_defaults]:
+            if default is not None:
+                self.visit(default)
+        if not isinstance(node, ast.Lambda):
+            for arg in every:
+                self._annotation(arg.annotation)
+            self._annotation(node.returns)
+        for arg in every:
+            self.aliases.pop(arg.arg, None)
+        body = node.body if isinstance(node.body, list) else [node.body]
+        for statement in body:
+            self.visit(statement)
+        self.aliases = saved
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        self._scoped(node)
+        self.aliases.pop(node.name, None)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self._scoped(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        saved, self._context = self._context, "class-decorator"
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        self._context = saved
+        for expression in [*node.bases, *(k.value for k in node.keywords)]:
+            self.visit(expression)
+        bases = [name for name in map(self.qualified, node.bases) if name is not None]
+        self._bases.append(bases)
+        for statement in node.body:
+            self.visit(statement)
+        self._bases.pop()
+        self.aliases.pop(node.name, None)
+
+    # --- guards and handlers -------------------------------------------------------------------
+
+    def visit_Try(self, node: ast.Try) -> None:
+        caught = frozenset(name for handler in node.handlers for name in _exception_names(handler.type))
+        shim = bool(caught & SHIM_EXCEPTIONS)
+        self._guards += shim
+        self._caught.append(caught)
+        for statement in node.body:
+            self.visit(statement)
+        self._caught.pop()
+        for part in [*node.handlers, *node.orelse]:
+            self.visit(part)
+        self._guards -= shim
+        for statement in node.finalbody:
+            self.visit(statement)
+
+    visit_TryStar = visit_Try  # type: ignore[assignment]
+
+    def visit_If(self, node: ast.If | ast.IfExp) -> None:
+        guard = _is_guard_test(node.test)
+        self._guards += guard
+        self.generic_visit(node)
+        self._guards -= guard
+
+    visit_IfExp = visit_If  # type: ignore[assignment]
+
+    # --- uses ----------------------------------------------------------------------------------
+
+    def visit_Call(self, node: ast.Call) -> None:
+        call = Call(node.args, node.keywords)
+        if self._is_partial(node.func):
+            target = self.qualified(node.args[0]) if node.args else None
+            if target is not None:
+                self.match(node.args[0], target, Call(node.args[1:], node.keywords, partial=True))
+                node = ast.Call(node.func, node.args[1:], node.keywords)
+        elif (name := self.qualified(node.func)) is not None:
+            self.match(node.func, name, call)
+        elif self._is_super_init(node.func) and self._bases:
+            for base in self._bases[-1]:
+                self.match(node, base, call, calls_only=True)
+        else:
+            self.visit(node.func)
+        if isinstance(node.func, ast.Name) and node.func.id in {"isinstance", "issubclass"} and len(node.args) == 2:
+            self.visit(node.args[0])
+            saved, self._context = self._context, "isinstance"
+            self.visit(node.args[1])
+            self._context = saved
+            arguments = [k.value for k in node.keywords]
+        else:
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+        for argument in arguments:
+            self.visit(argument)
+
+    def _is_super_init(self, func: ast.AST) -> bool:
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr == "__init__"
+            and isinstance(func.value, ast.Call)
+            and isinstance(func.value.func, ast.Name)
+            and func.value.func.id == "super"
+        )
+
+    def _is_partial(self, func: ast.AST) -> bool:
+        if isinstance(func, ast.Name):
+            return func.id in self.partials
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr == "partial"
+            and isinstance(func.value, ast.Name)
+            and self.aliases.get(func.value.id) == "functools"
+        )
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        name = self.qualified(node)
+        if name is None:
+            self.generic_visit(node)
+        else:
+            self.match(node, name)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load) and node.id in self.aliases:
+            self.match(node, self.aliases[node.id])
+
+
+def _exception_names(node: ast.expr | None) -> list[str]:
+    """`except (A, b.C)` -> ["A", "b.C", "C"]; a bare `except:` catches everything."""
+    if node is None:
+        return ["BaseException", *SHIM_EXCEPTIONS]
+    names = []
+    for element in node.elts if isinstance(node, ast.Tuple) else [node]:
+        parts = []
+        while isinstance(element, ast.Attribute):
+            parts.append(element.attr)
+            element = element.value
+        if isinstance(element, ast.Name):
+            names.append(".".join([element.id, *reversed(parts)]))
+            names.append((parts or [element.id])[0])
+    return names
+
+
+def _is_guard_test(test: ast.expr) -> bool:
+    for node in ast.walk(test):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr":
+            return True
+        identifier = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+        if identifier and _VERSION_NAME.search(identifier):
+            return True
+    return False

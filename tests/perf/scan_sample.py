@@ -1,0 +1,190 @@
+"""The hand-checked sample of the scanner on real code (tests/fixtures/scan_sample/sample.tsv):
+reading it, measuring precision and recall against a scan, and vendoring excerpts.
+
+Each entry names a tree, a place (path:line), an item and a verdict checked by reading the code.
+`finding` entries are findings the scanner reported (verdict: true or false alarm); `use` entries
+are real uses found by an independent text search (PATTERNS), to measure recall.
+
+    python tests/perf/scan_sample.py --vendor    # rewrite the excerpts from the bench's cache
+
+An excerpt is the file's imports plus the function (or top-level statement) around the line,
+kept at its indentation under `if True:` lines, so tests/test_scan_sample.py can measure the
+same sample without the trees (each a few megabytes, downloaded by `make scan-bench` only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "tests" / "fixtures" / "scan_sample" / "sample.tsv"
+EXCERPTS = SAMPLE.parent
+#: The independent search for `use` entries: regular expressions over the source text (no AST,
+#: no import resolution) for what changed between 2.8 and 2.13.
+PATTERNS = [
+    r"torch\.jit\.\w+",
+    r"@jit\.\w+",
+    r"export_for_training",
+    r"torch\.export\.export\(",
+    r"onnx\.export\(",
+    r"library\.custom_op\(",
+    r"all_gather_into_tensor|reduce_scatter_tensor\b",
+    r"\bfully_shard\(",
+    r"\bDeviceMesh\(",
+    r"load_state_dict_from_url\(",
+    r"hub\.(load|list|help)\(",
+    r"linalg\.(svd|svdvals|lstsq|solve_triangular|eigh|lu_solve)\(",
+    r"trunc_normal_\(",
+    r"fullgraph=True",
+    r"max-autotune",
+    r"distributed\.nn\.(functional|all_gather|all_reduce)",
+    r"\bflex_attention\(",
+    r"antialias=True",
+    r"fused=True",
+    r"pin_memory_device",
+    r"_check_is_size|guard_size_oblivious|hint_int\b",
+    r"torch\.(tan|tanh|kthvalue)\(",
+    r"preferred_linalg_library",
+    r"torch\.ao\.quantization|torch\.quantization\b",
+    r"use_deterministic_algorithms",
+    r"_inductor\.config\.\w+",
+    r"_dynamo\.config\.\w+",
+]
+
+
+@dataclass(frozen=True)
+class Entry:
+    tree: str
+    kind: str  # finding or use
+    path: str
+    line: int
+    item: str
+    verdict: bool
+    why: str
+
+    @property
+    def excerpt(self) -> Path:
+        name = self.path.replace("/", "__").removesuffix(".py")
+        return EXCERPTS / self.tree / f"{name}__{self.line}.py"
+
+
+def load_sample() -> list[Entry]:
+    entries = []
+    for text in SAMPLE.read_text(encoding="utf-8").splitlines():
+        if not text.strip() or text.startswith("#"):
+            continue
+        tree, kind, where, item, verdict, why = text.split("\t")
+        path, line = where.rsplit(":", 1)
+        entries.append(Entry(tree, kind, path, int(line), item, verdict == "true", why))
+    return entries
+
+
+@dataclass(frozen=True)
+class Measure:
+    reported_true: int
+    reported: int
+    uses_found: int
+    uses: int
+
+    @property
+    def precision(self) -> float:
+        return self.reported_true / self.reported if self.reported else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.uses_found / self.uses if self.uses else 1.0
+
+    def __str__(self) -> str:
+        return (
+            f"precision {self.precision:.0%} ({self.reported_true}/{self.reported} sampled findings true), "
+            f"recall {self.recall:.0%} ({self.uses_found}/{self.uses} real uses found)"
+        )
+
+
+def measure(entries: list[Entry], reported: set[tuple[str, int, str]]) -> Measure:
+    """`reported`: (path, line, item) of the scan's findings, paths relative to the tree."""
+    findings = [e for e in entries if e.kind == "finding" and (e.path, e.line, e.item) in reported]
+    uses = [e for e in entries if e.kind == "use"]
+    return Measure(
+        sum(e.verdict for e in findings),
+        len(findings),
+        sum((e.path, e.line, e.item) in reported for e in uses),
+        len(uses),
+    )
+
+
+def excerpt(source: str, line: int) -> tuple[str, int]:
+    """The imports and the code around `line`, and where `line` lands in it."""
+    module = ast.parse(source)
+    lines = source.splitlines()
+    imports: list[str] = []
+    for statement in _top_level(module.body):
+        if isinstance(statement, ast.Import | ast.ImportFrom):
+            imports += [text.strip() for text in lines[statement.lineno - 1 : statement.end_lineno]]
+    around = _enclosing(module, line)
+    first = min([around.lineno, *(d.lineno for d in getattr(around, "decorator_list", []))])
+    body = lines[first - 1 : around.end_lineno]
+    indent = len(body[0]) - len(body[0].lstrip())
+    openers = [" " * level + "if True:" for level in range(0, indent, 4)]
+    head = [*imports, *openers]
+    return "\n".join([*head, *body]) + "\n", len(head) + line - first + 1
+
+
+def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    found: list[ast.stmt] = []
+    for statement in body:
+        found.append(statement)
+        if isinstance(statement, ast.If | ast.Try):
+            for block in (statement.body, statement.orelse, *(h.body for h in getattr(statement, "handlers", []))):
+                found += _top_level(block)
+    return found
+
+
+def _enclosing(module: ast.Module, line: int) -> ast.stmt:
+    best: ast.stmt | None = None
+    for node in ast.walk(module):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            if start <= line <= (node.end_lineno or 0) and (best is None or node.lineno > best.lineno):
+                best = node
+    if best is not None:
+        return best
+    return next(s for s in module.body if s.lineno <= line <= (s.end_lineno or 0))
+
+
+def vendor(cache: Path) -> None:
+    for entry in load_sample():
+        source = (cache / entry.tree / entry.path).read_text(encoding="utf-8")
+        text, line = excerpt(source, entry.line)
+        entry.excerpt.parent.mkdir(parents=True, exist_ok=True)
+        origin = (
+            f"# {entry.tree} {entry.path}:{entry.line} (Apache-2.0), imports and the code around it; line @{line + 1}\n"
+        )
+        entry.excerpt.write_text(origin + text, encoding="utf-8")
+
+
+def excerpt_line(entry: Entry) -> int:
+    """Where the sampled line sits in its vendored excerpt (its first line says: "line @N")."""
+    with entry.excerpt.open(encoding="utf-8") as file:
+        return int(file.readline().rsplit("@", 1)[1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vendor", action="store_true", help="rewrite the excerpts from the cache")
+    parser.add_argument("--cache", type=Path, default=None)
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT / "tests" / "perf"))
+    from scan_bench import CACHE
+
+    if args.vendor:
+        vendor(args.cache or CACHE)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""The scanner reports a use only where the item's change applies, and finds uses however they
+are written: conditions, changed defaults, object kinds, guards, suppressions, environments.
+
+Each test scans a few made-up lines against the real release data and compares the (line,
+item) pairs found with the lines the item's text says are affected.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from macros.query.catalog import Catalog, open_catalog
+from macros.tools.scan import scan
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return open_catalog(ROOT / "data")
+
+
+def found(
+    catalog: Catalog, tmp_path: Path, code: str, start: str, end: str, *environments: str
+) -> set[tuple[int, str]]:
+    (tmp_path / "user.py").write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    result = scan([tmp_path], catalog, start, end, "https://example.org/", frozenset(environments))
+    assert result.skipped == []
+    return {(f.line, f.item_id) for f in result.findings}
+
+
+def lines(pairs: set[tuple[int, str]], item: str) -> list[int]:
+    return sorted(line for line, item_id in pairs if item_id == item)
+
+
+def test_torch_cat_only_where_its_runtime_error_is_caught(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        torch.cat([a, b])
+        try:
+            torch.cat([a, b])
+        except RuntimeError:
+            pass
+        try:
+            torch.concat([a])
+        except (ValueError, RuntimeError):
+            pass
+        try:
+            torch.cat([a])
+        except Exception:
+            pass
+        """,
+        "2.8",
+        "2.9",
+    )
+    assert lines(pairs, "torch-cat-specific-errors") == [4, 8]
+
+
+def test_a_changed_default_only_where_the_call_relies_on_it(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        torch.export.export(model, args)
+        torch.export.export(model, args, strict=True)
+        torch.onnx.export(model, args, "m.onnx")
+        torch.onnx.export(model, args, "m.onnx", opset_version=17)
+        torch.onnx.export(model, args, "m.onnx", dynamo=False, opset_version=18)
+        """,
+        "2.7",
+        "2.9",
+    )
+    assert lines(pairs, "export-non-strict-default") == [2]
+    assert lines(pairs, "onnx-default-opset-18") == [4]
+    assert lines(pairs, "onnx-default-opset-20") == [4]
+    assert lines(pairs, "onnx-dynamo-default") == [4, 5]
+
+
+def test_one_call_one_finding_per_item_and_no_contrary_advice(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        'import torch\ntorch.onnx.export(model, args, "m.onnx", dynamo=True, fallback=True, opset_version=18)\n',
+        "2.8",
+        "2.11",
+    )
+    assert {item for _, item in pairs} == {"onnx-fallback-removed"}  # not also "pass fallback=True"
+
+
+def test_module_constants_type_checks_and_imports_of_a_changed_behaviour_are_not_uses(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch.utils.cpp_extension as ext
+        from torch.distributed.device_mesh import DeviceMesh
+        print(ext.CUDA_HOME, ext.ROCM_HOME)
+        ext.load(name="x", sources=["x.cpp"])
+        if isinstance(mesh, DeviceMesh):
+            mesh = DeviceMesh("cuda", [0, 1])
+        def f(mesh: DeviceMesh) -> DeviceMesh: ...
+        """,
+        "2.10",
+        "2.12",
+    )
+    assert lines(pairs, "source-build-cpp20") == [4]  # the call; the import runs no compiler
+    assert lines(pairs, "devicemesh-pg-registry") == [6]  # built there; not checked or annotated
+
+
+def test_annotations_decorators_partial_star_imports_and_positions(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import functools
+        from functools import partial
+        import torch
+        from torch.utils.data import Sampler
+        from torch.utils.cpp_extension import *
+        class Scaler(torch.nn.Module):
+            scale: torch.jit.Final[int]
+        @torch.jit.script
+        def g(x): return x
+        exporter = functools.partial(torch.onnx.export, fallback=True)
+        strict_export = partial(torch.export.export, strict=True)
+        lazy_export = partial(torch.export.export)
+        class Mine(Sampler):
+            def __init__(self, data):
+                super().__init__(data)
+        class Yours(Sampler):
+            def __init__(self, data):
+                super().__init__()
+        sampler = Sampler(dataset)
+        load_inline(name="x", cpp_sources="")
+        """,
+        "2.9",
+        "2.12",
+    )
+    assert lines(pairs, "torchscript-deprecated") == [7, 8]
+    assert lines(pairs, "onnx-fallback-removed") == [10]
+    assert lines(pairs, "export-non-strict-default") == []  # 2.8: outside the range anyway
+    assert lines(pairs, "sampler-data-source-removed") == [15, 19]
+    assert lines(pairs, "source-build-cpp20") == [20]  # load_inline, bound by the star import
+    partial_defaults = found(catalog, tmp_path, "from functools import partial\nimport torch\n"
+                             "e = partial(torch.export.export)\nf = partial(torch.export.export, strict=False)\n",
+                             "2.7", "2.8")  # fmt: skip
+    assert partial_defaults == set()  # the partial's caller may still pass strict=
+
+
+def test_guarded_uses_are_not_reported(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        try:
+            from torch.export import export_for_training
+        except ImportError:
+            export_for_training = None
+        try:
+            ep = torch.export.export_for_training(m, a)
+        except AttributeError:
+            ep = torch.export.export(m, a)
+        if hasattr(torch.export, "export_for_training"):
+            ep = torch.export.export_for_training(m, a)
+        ep = torch.export.export_for_training(m, a) if _TORCH_GREATER_EQUAL_2_9 else None
+        if version.parse(torch.__version__) < version.parse("2.9"):
+            ep = torch.export.export_for_training(m, a)
+        ep = torch.export.export_for_training(m, a)
+        """,
+        "2.10",
+        "2.11",
+    )
+    assert lines(pairs, "export-for-training-removed") == [15]
+
+
+def test_noqa_and_ignore_comments_silence_the_items_they_name(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch.export as te
+        te.export_for_training(m, a)  # noqa: export-for-training-removed
+        te.export_for_training(m, a)  # torch-scan: ignore[export-for-training-removed, export-for-training-deprecated]
+        te.export_for_training(m, "# noqa: export-for-training-removed")
+        te.export_for_training(m, a)  # noqa: E501
+        """,
+        "2.8",
+        "2.11",
+    )
+    assert lines(pairs, "export-for-training-removed") == [4, 5]
+    assert lines(pairs, "export-for-training-deprecated") == [2, 4, 5]
+
+
+def test_changes_one_environment_feels_need_on(catalog: Catalog, tmp_path: Path) -> None:
+    code = "import torch\nnorm = torch.nn.LayerNorm(8)\nconv = torch.nn.Conv3d(1, 1, 3)\n"
+    assert found(catalog, tmp_path, code, "2.12", "2.13") == set()
+    assert found(catalog, tmp_path, code, "2.12", "2.13", "mps") == {(2, "mps-amp-unscale-layer-norm-fixes")}
+    # cuDNN no longer runs 3D convolutions (2.9) only changes speed: never reported.
+    assert lines(found(catalog, tmp_path, code, "2.8", "2.9", "cuda"), "cudnn-3d-conv-disabled-cudnn-9-8") == []
+
+
+def test_a_class_decorator_condition_skips_context_managers_and_functions(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        @torch.no_grad()
+        class Frozen: ...
+        @torch.no_grad()
+        def infer(x): return x
+        with torch.no_grad():
+            pass
+        """,
+        "1.13",
+        "2.0",
+    )
+    assert lines(pairs, "no-grad-class-decoration-deprecated") == [2]
+
+
+def test_torch_load_warns_only_where_weights_only_is_left_out(catalog: Catalog, tmp_path: Path) -> None:
+    code = "import torch\na = torch.load(f)\nb = torch.load(f, weights_only=True)\n"
+    pairs = found(catalog, tmp_path, code, "2.0", "2.4")
+    assert lines(pairs, "torch-load-weights-only-warning") == [2]
+    assert lines(pairs, "load-little-endian-default-big-endian") == []  # big-endian hosts only: not visible
