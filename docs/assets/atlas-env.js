@@ -229,12 +229,24 @@
     return false;
   }
 
+  /* The facts carry models as [name, capability, Arm-only, aliases] (query/env_facts.py). */
+  function modelsOf(facts) {
+    if (!facts || !facts.gpus) return [];
+    if (!facts._models) {
+      facts._models = facts.gpus.map(function (row) {
+        return { name: row[0], capability: row[1], arm: Boolean(row[2]), aliases: row[3] || [],
+          family: (facts.families || {})[row[1]] || "" };
+      });
+    }
+    return facts._models;
+  }
+
   /* The model whose name (or alias) is the longest run of words inside the printed name:
      "Quadro RTX 5000" is Turing, "NVIDIA RTX 5000 Ada Generation" is Ada. */
   function gpuModel(name, facts) {
     var printed = tokens(name);
     var best = null, bestLength = 0;
-    ((facts && facts.gpus) || []).forEach(function (model) {
+    modelsOf(facts).forEach(function (model) {
       [model.name].concat(model.aliases || []).forEach(function (label) {
         var words = tokens(label);
         if (words.length > bestLength && contains(printed, words)) { best = model; bestLength = words.length; }

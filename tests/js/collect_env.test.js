@@ -85,3 +85,57 @@ test("an empty paste reads nothing and says what is missing", () => {
   assert.deepEqual(parsed.read, []);
   assert.deepEqual(parsed.missing.map((m) => m.field).sort(), ["driver", "gpus", "os", "python", "torch"]);
 });
+
+const needsFacts = { skip: facts ? false : "ATLAS_FACTS not set (run through pytest)" };
+
+test("GPU names that look alike map to their own row of NVIDIA's tables", needsFacts, () => {
+  const expected = {
+    "Quadro RTX 5000": "7.5", // Turing, not the Blackwell RTX PRO 5000
+    "NVIDIA RTX 5000 Ada Generation": "8.9",
+    "NVIDIA RTX PRO 5000 Blackwell": "12.0",
+    "TITAN X (Pascal)": "6.1",
+    "GeForce GTX TITAN X": "5.2", // the Maxwell one
+    "Tesla V100S-PCIE-32GB": "7.0",
+    "Quadro GV100": "7.0",
+    "NVIDIA A10G": "8.6",
+    "NVIDIA A10": "8.6",
+    "NVIDIA A100-SXM4-40GB": "8.0",
+    "NVIDIA GB10": "12.1",
+    "NVIDIA GeForce GTX 1660 Ti": "7.5",
+    "NVIDIA GeForce RTX 5090 D": "12.0",
+    "Tesla P4": "6.1",
+    "Tesla P40": "6.1",
+    "Tesla P100-PCIE-16GB": "6.0",
+    "NVIDIA L40S": "8.9",
+    "NVIDIA L4": "8.9",
+    "NVIDIA GeForce GTX 960M": "5.0",
+    "NVIDIA GeForce GTX 960": "5.2",
+  };
+  for (const [name, capability] of Object.entries(expected)) {
+    const model = env.gpuModel(name, facts);
+    assert.ok(model, `${name} is in data/gpus.yaml`);
+    assert.equal(model.capability, capability, name);
+  }
+  assert.equal(env.gpuModel("AMD Radeon RX 7900 XTX (gfx1100)", facts), null);
+});
+
+test("with mixed GPUs the oldest decides, and the reading says they are mixed", needsFacts, () => {
+  const oldest = env.oldestGpu(["NVIDIA GeForce RTX 4090", "NVIDIA GeForce GTX 1080 Ti", "Mystery GPU"], facts);
+  assert.equal(oldest.capability, "6.1");
+  assert.equal(oldest.name, "NVIDIA GeForce GTX 1080 Ti");
+  assert.ok(oldest.mixed);
+  assert.deepEqual(oldest.unknown, ["Mystery GPU"]);
+  assert.equal(env.oldestGpu(["NVIDIA H100", "NVIDIA H100"], facts).mixed, false);
+});
+
+test("a driver runs a CUDA build from the driver NVIDIA pairs with it; between the major's floor and it, with limits", needsFacts, () => {
+  for (const [cuda, row] of Object.entries(facts.drivers)) {
+    assert.equal(env.driverFor(row.linux, cuda, "linux", facts).verdict, "yes", cuda);
+    const floor = (facts.driverFloors[cuda.split(".")[0]] || {}).linux;
+    const below = String(Number(row.linux.split(".")[0]) - 1) + ".0";
+    const verdict = env.driverFor(below, cuda, "linux", facts).verdict;
+    assert.equal(verdict, floor && env.atLeast(below, floor) ? "compat" : "no", `${cuda} with ${below}`);
+  }
+  assert.equal(env.driverFor("", "12.8", "linux", facts).verdict, "unknown");
+  assert.equal(env.driverFor("560.94", "99.9", "linux", facts).verdict, "unknown");
+});
