@@ -390,6 +390,8 @@
       // PyPI's last macOS x86_64 wheels are older than B: no command here installs on this Mac.
       show([]);
       notes.push("No " + to + " wheel installs on an Intel Mac: PyPI's last macOS x86_64 wheels are " + facts.intelMacLast + "'s.");
+    } else if (intelMac && show(["pypi"]).length) {
+      notes.push("On an Intel Mac, PyPI's wheel is the one that installs (CPU only: no MPS).");
     } else if (running && running.length && (!want || /^cu\d+$/.test(want) || want === "pypi") && running.indexOf(want) < 0) {
       // The GPU answer said which wheels run this GPU: the box offers those, never another.
       var usable = running.filter(driverOk);
@@ -399,7 +401,10 @@
         " (" + offered.map(function (row) { return row.dataset.variant; }).join(", ") + ").");
     } else {
       var match = rows.filter(function (row) { return row.dataset.variant === want; });
-      if (want && want.indexOf("rocm") === 0 && !match.length) {
+      // A pasted ROCm build this guide offers no choice for still is a ROCm machine.
+      var rocmBox = (want || (reading && reading.found.variant) || "").indexOf("rocm") === 0;
+      if (rocmBox && !match.length) {
+        want = want || reading.found.variant;
         // A ROCm machine: the CUDA commands (PyPI's included) are no use to it.
         var rocm = show(rows.filter(function (row) { return row.dataset.variant.indexOf("rocm") === 0 || row.dataset.variant === "cpu"; })
           .map(function (row) { return row.dataset.variant; }));
@@ -685,6 +690,7 @@
       var reading = readPaste(root, form.elements.collect_env.value);
       form._reading = reading;  // the driver answer and the install box read it
       var skipped = fillSetup(form, reading.setup).map(function (what) { return what + " is not among this guide's choices"; });
+      reading.setup = current();  // what the controls took: the reading holds while they do
       showReading(form, reading, skipped.concat(reading.notes));
       apply("");
       var found = reading.found;
