@@ -363,6 +363,13 @@
 
   /* Section 8 keeps only the command for the chosen wheel (macOS: the PyPI wheel, which has MPS),
      and says when the target has no wheel for the chosen variant or Python. */
+  /* A pasted macOS older than the oldest one B's Apple silicon wheels on PyPI install on. */
+  function macosTooOld(reading, facts, to) {
+    var floor = (facts.appleSiliconMacos || {})[to];
+    var version = (reading.found.osName.match(/mac ?os x?\s*(\d+(?:\.\d+)?)/i) || [])[1];
+    return Boolean(floor && version && reading.found.arch === "arm64" && olderThan(version, floor));
+  }
+
   function chooseInstall(root, setup) {
     var box = root.querySelector(".md-content .atlas-install[data-pythons]");
     var answer = root.querySelector(".atlas-install-answer");
@@ -390,6 +397,10 @@
       // PyPI's last macOS x86_64 wheels are older than B: no command here installs on this Mac.
       show([]);
       notes.push("No " + to + " wheel installs on an Intel Mac: PyPI's last macOS x86_64 wheels are " + facts.intelMacLast + "'s.");
+    } else if (reading && reading.found.os === "macos" && macosTooOld(reading, facts, to)) {
+      show([]);
+      notes.push("No " + to + " wheel installs on " + reading.found.osName.replace(/\s*\(.*\)$/, "") + ": PyPI's " + to +
+        " wheels for Apple silicon need macOS " + facts.appleSiliconMacos[to] + " or newer.");
     } else if (intelMac && show(["pypi"]).length) {
       notes.push("On an Intel Mac, PyPI's wheel is the one that installs (CPU only: no MPS).");
     } else if (running && running.length && (!want || /^cu\d+$/.test(want) || want === "pypi") && running.indexOf(want) < 0) {

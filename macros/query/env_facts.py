@@ -29,12 +29,27 @@ def intel_mac_last(catalog: Catalog) -> str | None:
     return with_intel[-1] if with_intel else None
 
 
+def apple_silicon_floors(catalog: Catalog) -> dict[str, str]:
+    """Release -> the oldest macOS some of its X.Y.0 Apple silicon wheels on PyPI install on."""
+    if catalog.pypi is None:
+        return {}
+    torch = wheels.wheels(catalog.pypi, "torch")
+    floors = {}
+    for release in catalog.releases:
+        found = wheels.floors(wheels.of_version(torch, f"{release.version}.0"), "macOS arm64", wheels.macos_of)
+        if found:
+            major, minor = min(found)
+            floors[release.version] = f"{major}.{minor}"
+    return floors
+
+
 def env_facts(catalog: Catalog) -> dict[str, Any]:
     gpus = catalog.gpus.models if catalog.gpus else []
     drivers = catalog.drivers
     return {
         "releases": [release.version for release in catalog.releases],
         "intelMacLast": intel_mac_last(catalog),
+        "appleSiliconMacos": apple_silicon_floors(catalog),
         # [name, compute capability, Arm-only, aliases]; families per capability.
         "gpus": [[model.name, model.capability, int(model.arm), list(model.aliases)] for model in gpus],
         "families": {model.capability: model.family for model in gpus},

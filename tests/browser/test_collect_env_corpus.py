@@ -125,6 +125,9 @@ def judge(expect: dict, answer: dict, seen: dict, facts: dict, end: str, catalog
     last = facts["intelMacLast"]
     if intel_mac and last and version_key(last) < version_key(end) and seen["install"]:
         why.append(f"install box shows {seen['install']} to an Intel Mac (last wheels: {last})")
+    floor = facts["appleSiliconMacos"].get(end)
+    if expect.get("macos") and floor and version_key(expect["macos"]) < version_key(floor) and seen["install"]:
+        why.append(f"install box shows {seen['install']} to macOS {expect['macos']} ({end} needs {floor})")
     return why
 
 
