@@ -19,7 +19,7 @@ from tablekit import read_table
 from macros.dataset.model import CudaBuild
 from macros.query.catalog import Catalog, open_catalog
 from macros.query.deprecation_filters import deprecation_filters
-from macros.query.gpu import KNOWN_GPUS, gpu_support, runs_on
+from macros.query.gpu import gpu_support, known_gpus, runs_on
 from macros.query.guide import Entry, live_deprecations, upgrade_guide
 from macros.query.install import cuda_tag
 
@@ -58,8 +58,8 @@ def test_every_release_page_gpu_table_matches_the_data(real_site: Build, catalog
         grid = read_table(page.find(id="gpus").find_next("table"))
         builds = release.platform.cuda.stable + release.platform.cuda.experimental
         assert grid.headings == ["GPU (compute capability)", *(cuda_tag(b.version) for b in builds)]
-        assert len(grid.row_headings()) == len(KNOWN_GPUS)
-        for heading, gpu in zip(grid.row_headings(), KNOWN_GPUS, strict=True):
+        assert len(grid.row_headings()) == len(known_gpus(catalog.gpus))
+        for heading, gpu in zip(grid.row_headings(), known_gpus(catalog.gpus), strict=True):
             assert heading.startswith(f"{gpu.family} {gpu.capability} "), heading
             for build in builds:
                 cell = grid.cell(heading, cuda_tag(build.version))
@@ -72,9 +72,9 @@ def test_every_release_page_gpu_table_matches_the_data(real_site: Build, catalog
 
 def test_guide_gpu_cells_carry_the_answer_the_script_reads(real_site: Build, catalog: Catalog) -> None:
     page = real_site.html("upgrade/2.9-to-2.12.html")
-    support = gpu_support(catalog.release("2.12"))
+    support = gpu_support(catalog.release("2.12"), known_gpus(catalog.gpus))
     rows = page.select(".atlas-gpus tbody tr")
-    assert [row["data-gpu"] for row in rows] == [gpu.capability for gpu in KNOWN_GPUS]
+    assert [row["data-gpu"] for row in rows] == [gpu.capability for gpu in known_gpus(catalog.gpus)]
     for row in rows:
         for cell in row.select("td"):
             runs = support.runs(cell["data-variant"], row["data-gpu"])

@@ -225,12 +225,17 @@
      carry data-variants/os/python/gpu (from the data's applies_to); a row without them concerns
      everyone. Nothing is hidden without JavaScript, and the address keeps the choice. */
   var SETUP_FIELDS = ["variant", "os", "python", "gpu"];
-  var GPU_MODELS = [
-    [/\b(GB|B)(100|200|300)\b/, "10.0"], [/\bH(100|200|20)\b|GH200/, "9.0"], [/RTX 50\d0|Blackwell/, "12.0"],
-    [/\bL4\b|\bL40|RTX 40\d0|\bAda\b/, "8.9"], [/\bA100\b|\bA30\b|\bA800\b/, "8.0"],
-    [/\bA10\b|\bA40\b|\bA2\b|RTX 30\d0|RTX A\d000/, "8.6"], [/\bT4\b|RTX 20\d0|Quadro RTX|TITAN RTX/, "7.5"],
-    [/\bV100\b|TITAN V/, "7.0"], [/\bP100\b/, "6.0"], [/\bP40\b|\bP4\b|GTX 10\d0|TITAN Xp/, "6.1"], [/\bM40\b|\bM60\b|GTX 9\d0/, "5.2"]
-  ];
+  var Env = window.AtlasEnv;
+
+  /* The facts the build wrote into the page (query/env_facts.py): GPU models, drivers, releases. */
+  function pageFacts(root) {
+    var block = root.querySelector("#atlas-facts");
+    if (!block) return null;
+    if (!block._facts) {
+      try { block._facts = JSON.parse(block.textContent); } catch (error) { block._facts = null; }
+    }
+    return block._facts;
+  }
 
   function normalizeGpu(text) {
     var match = String(text || "").trim().match(/^(?:sm_?)?(\d{1,2})\.?(\d)$/i);
@@ -253,34 +258,6 @@
       var values = raw.split(" ");
       return check[0] === "variants" ? variantMatches(values, check[1]) : values.indexOf(check[1]) >= 0;
     });
-  }
-
-  function parseCollectEnv(text) {
-    var found = {};
-    var torch = text.match(/PyTorch version:\s*(\d+\.\d+)(?:\.\d+)?(?:\+([A-Za-z0-9.]+))?/);
-    if (torch) {
-      found.torch = torch[1];
-      if (torch[2]) found.variant = torch[2].replace(/^rocm(\d+\.\d+).*$/, "rocm$1");
-    }
-    if (!found.variant) {
-      var cuda = text.match(/CUDA used to build PyTorch:\s*(\d+)\.(\d)/);
-      var rocm = text.match(/ROCM used to build PyTorch:\s*(\d+\.\d+)/);
-      if (cuda) found.variant = "cu" + cuda[1] + cuda[2];
-      else if (rocm) found.variant = "rocm" + rocm[1];
-    }
-    var python = text.match(/Python version:\s*(\d+)\.(\d+)[^\n]*/);
-    if (python) found.python = python[1] + "." + python[2] + (/free-threading|\bt\b/i.test(python[0]) ? "t" : "");
-    var os = text.match(/^OS:\s*(.*)$/m);
-    if (os) found.os = /windows/i.test(os[1]) ? "windows" : /mac ?os|darwin/i.test(os[1]) ? "macos" : "linux";
-    if (found.os === "macos" && !found.variant) found.variant = "mps";
-    var gpus = text.match(/GPU models and configuration:([^\n]*(?:\n(?:GPU \d+:)[^\n]*)*)/);
-    if (gpus) {
-      GPU_MODELS.some(function (entry) {
-        if (entry[0].test(gpus[1])) { found.gpu = entry[1]; return true; }
-        return false;
-      });
-    }
-    return found;
   }
 
   /* With a setup chosen, each table of changes lists first the rows written for that setup
@@ -308,6 +285,78 @@
     });
   }
 
+  /* The reading of the last paste, while the controls still hold what it gave. */
+  function pastedReading(root, setup) {
+    var form = root.querySelector("form#your-setup");
+    var reading = form && form._reading;
+    if (!reading) return null;
+    var same = SETUP_FIELDS.every(function (name) { return (reading.setup[name] || "") === (name === "gpu" ? setup.gpu : setup[name]); });
+    return same ? reading : null;
+  }
+
+  function cudaOf(variant) {
+    var digits = (variant.match(/^cu(\d+)$/) || [])[1];
+    return digits ? digits.slice(0, -1) + "." + digits.slice(-1) : "";
+  }
+
+  /* The CUDA wheels of the GPU table that run this GPU (query/gpu.py decided each cell). */
+  function wheelsRunning(root, capability) {
+    var row = capability && root.querySelector('.atlas-gpus tr[data-gpu="' + capability + '"]');
+    if (!row) return null;
+    return Array.prototype.slice.call(row.querySelectorAll("td[data-variant]"))
+      .filter(function (cell) { return cell.dataset.runs === "yes"; })
+      .map(function (cell) { return cell.dataset.variant; });
+  }
+
+  /* "Is my driver new enough": for the chosen wheel, and which wheels the driver does run. */
+  function answerDriver(root, setup) {
+    var gpuAnswer = root.querySelector(".atlas-gpu-answer");
+    if (!gpuAnswer) return;
+    var answer = root.querySelector(".atlas-driver-answer");
+    if (!answer) {
+      answer = document.createElement("p");
+      answer.className = "atlas-driver-answer";
+      answer.setAttribute("role", "status");
+      gpuAnswer.insertAdjacentElement("afterend", answer);
+    }
+    var reading = pastedReading(root, setup);
+    var facts = pageFacts(root) || {};
+    var driver = reading && reading.found.driver;
+    answer.hidden = !driver;
+    if (!driver) return;
+    var to = root.querySelector("form#your-setup").dataset.to;
+    var os = reading.found.os === "windows" ? "windows" : "linux";
+    var system = os === "windows" ? "Windows" : "Linux";
+    var variants = Array.prototype.map.call(root.querySelectorAll(".atlas-gpus thead th"), function (th) { return th.textContent.trim(); })
+      .filter(function (v) { return /^cu\d+$/.test(v); });
+    var running = wheelsRunning(root, setup.gpu) || variants;
+    var verdicts = {};
+    variants.forEach(function (v) { verdicts[v] = Env.driverFor(driver, cudaOf(v), os, facts); });
+    var fine = running.filter(function (v) { return verdicts[v].verdict === "yes"; });
+    var limited = running.filter(function (v) { return verdicts[v].verdict === "compat"; });
+    var text = "Your NVIDIA driver " + driver + " (" + system + "): ";
+    var mine = verdicts[setup.variant];
+    if (mine && mine.verdict === "yes") {
+      text += "new enough for the " + to + " " + setup.variant + " wheel (NVIDIA pairs CUDA " + cudaOf(setup.variant) + " with " + mine.needs + " or newer).";
+    } else if (mine && mine.verdict === "compat") {
+      text += "older than " + mine.needs + ", the driver NVIDIA pairs with CUDA " + cudaOf(setup.variant) + "; the " + setup.variant +
+        " wheel still runs on it under NVIDIA's minor-version compatibility (CUDA " + cudaOf(setup.variant).split(".")[0] +
+        " from " + mine.floor + "), with its limits (PTX that needs a newer driver fails).";
+    } else if (mine && mine.verdict === "no") {
+      text += "too old for the " + to + " " + setup.variant + " wheel, which needs " + (mine.needs || mine.floor) + " or newer.";
+    } else if (mine) {
+      text += "the data has no " + system + " driver minimum for CUDA " + cudaOf(setup.variant) + ".";
+    }
+    var which = "the " + to + " wheels" + (setup.gpu ? " that run your GPU" : "") + " (" + running.join(", ") + ")";
+    var needs = running.map(function (v) { return v + " needs " + (verdicts[v].needs || verdicts[v].floor || "a driver the data does not give"); });
+    text += (text.slice(-1) === " " ? "" : " ") + (fine.length
+      ? "Of " + which + ", these run on it: " + fine.join(", ") + "."
+      : limited.length
+        ? "None of " + which + " is paired with a driver this old; these run on it under minor-version compatibility, with limits: " + limited.join(", ") + "."
+        : running.length ? "None of " + which + " runs on this driver: update it (" + needs.join("; ") + ")." : "");
+    answer.textContent = text;
+  }
+
   /* "Will my GPU work": the answer is read from the GPU table the page prints (query/gpu.py
      decides each cell), for the chosen wheel, or for every wheel when none is chosen. */
   function answerGpu(root, setup) {
@@ -329,6 +378,8 @@
     var running = cells.filter(function (cell) { return cell.dataset.runs === "yes"; })
       .map(function (cell) { return cell.dataset.variant; });
     var gpu = row.querySelector("th").textContent.replace(/\s*\(.*\)\s*$/, "");
+    var pasted = pastedReading(root, setup);
+    if (pasted && pasted.gpu.mixed) gpu = "the oldest of your GPUs, " + pasted.gpu.name + ", " + gpu;
     var mine = cells.filter(function (cell) { return cell.dataset.variant === setup.variant; })[0];
     // When the data lists only the builds it could check, "no wheel" means "none known".
     var caveat = root.querySelector(".atlas-gpu-caveat");
@@ -353,21 +404,71 @@
 
   /* Section 8 keeps only the command for the chosen wheel (macOS: the PyPI wheel, which has MPS),
      and says when the target has no wheel for the chosen variant or Python. */
+  /* A pasted macOS older than the oldest one B's Apple silicon wheels on PyPI install on. */
+  function macosTooOld(reading, facts, to) {
+    var floor = (facts.appleSiliconMacos || {})[to];
+    var version = (reading.found.osName.match(/mac ?os x?\s*(\d+(?:\.\d+)?)/i) || [])[1];
+    return Boolean(floor && version && reading.found.arch === "arm64" && olderThan(version, floor));
+  }
+
   function chooseInstall(root, setup) {
     var box = root.querySelector(".md-content .atlas-install[data-pythons]");
     var answer = root.querySelector(".atlas-install-answer");
     if (!box || !answer) return;
     var to = root.querySelector("form#your-setup").dataset.to;
+    var facts = pageFacts(root) || {};
+    var reading = pastedReading(root, setup);
     var want = setup.variant === "mps" || (!setup.variant && setup.os === "macos") ? "pypi" : setup.variant;
     var rows = Array.prototype.slice.call(box.querySelectorAll("tr[data-variant]"));
-    var match = rows.filter(function (row) { return row.dataset.variant === want; });
-    rows.forEach(function (row) { row.hidden = match.length > 0 && match.indexOf(row) < 0; });
+    var show = function (variants) {
+      var match = rows.filter(function (row) { return variants.indexOf(row.dataset.variant) >= 0; });
+      rows.forEach(function (row) { row.hidden = match.indexOf(row) < 0; });
+      return match;
+    };
     var notes = [];
     var caveat = root.querySelector(".atlas-gpu-caveat");
-    if (want && !match.length && want !== "source") {
-      notes.push(caveat && /^cu\d+$/.test(want)
-        ? "The data knows no " + want + " wheel of " + to + ": every command is shown. " + caveat.textContent.trim()
-        : to + " has no " + want + " wheel: every command is shown.");
+    var running = wheelsRunning(root, setup.gpu);
+    var driverOk = function (variant) {
+      if (!reading || !reading.found.driver) return true;
+      var os = reading.found.os === "windows" ? "windows" : "linux";
+      return Env.driverFor(reading.found.driver, cudaOf(variant), os, facts).verdict !== "no";
+    };
+    var intelMac = reading && reading.found.os === "macos" && reading.found.arch === "x86_64";
+    if (intelMac && facts.intelMacLast && olderThan(facts.intelMacLast, to)) {
+      // PyPI's last macOS x86_64 wheels are older than B: no command here installs on this Mac.
+      show([]);
+      notes.push("No " + to + " wheel installs on an Intel Mac: PyPI's last macOS x86_64 wheels are " + facts.intelMacLast + "'s.");
+    } else if (reading && reading.found.os === "macos" && macosTooOld(reading, facts, to)) {
+      show([]);
+      notes.push("No " + to + " wheel installs on " + reading.found.osName.replace(/\s*\(.*\)$/, "") + ": PyPI's " + to +
+        " wheels for Apple silicon need macOS " + facts.appleSiliconMacos[to] + " or newer.");
+    } else if (intelMac && show(["pypi"]).length) {
+      notes.push("On an Intel Mac, PyPI's wheel is the one that installs (CPU only: no MPS).");
+    } else if (running && running.length && (!want || /^cu\d+$/.test(want) || want === "pypi") && running.indexOf(want) < 0) {
+      // The GPU answer said which wheels run this GPU: the box offers those, never another.
+      var usable = running.filter(driverOk);
+      var offered = show(usable.length ? usable : running);
+      notes.push((want && want !== "pypi" ? "The " + to + " " + want + " wheel does not run your GPU" : "For your GPU") +
+        ": the commands shown are for the " + to + " wheels that do" + (usable.length && usable.length < running.length ? " with your driver" : "") +
+        " (" + offered.map(function (row) { return row.dataset.variant; }).join(", ") + ").");
+    } else {
+      var match = rows.filter(function (row) { return row.dataset.variant === want; });
+      // A pasted ROCm build this guide offers no choice for still is a ROCm machine.
+      var rocmBox = (want || (reading && reading.found.variant) || "").indexOf("rocm") === 0;
+      if (rocmBox && !match.length) {
+        want = want || reading.found.variant;
+        // A ROCm machine: the CUDA commands (PyPI's included) are no use to it.
+        var rocm = show(rows.filter(function (row) { return row.dataset.variant.indexOf("rocm") === 0 || row.dataset.variant === "cpu"; })
+          .map(function (row) { return row.dataset.variant; }));
+        notes.push(to + " has no " + want + " wheel: shown are its ROCm wheels" + (rocm.length > 1 ? "" : " (none in the data)") + " and the CPU one.");
+      } else {
+        rows.forEach(function (row) { row.hidden = match.length > 0 && match.indexOf(row) < 0; });
+        if (want && !match.length && want !== "source") {
+          notes.push(caveat && /^cu\d+$/.test(want)
+            ? "The data knows no " + want + " wheel of " + to + ": every command is shown. " + caveat.textContent.trim()
+            : to + " has no " + want + " wheel: every command is shown.");
+        }
+      }
     }
     if (setup.python && box.dataset.pythons.split(" ").indexOf(setup.python) < 0) {
       notes.push(to + " has no wheels for Python " + setup.python + " (it has " + box.dataset.pythons.split(" ").join(", ") + ").");
@@ -457,17 +558,116 @@
     return field.tagName !== "SELECT" || Array.prototype.some.call(field.options, function (o) { return o.value === value; });
   }
 
-  /* Sets a form's setup controls from parsed collect_env output; returns what could not be set
-     (a value the form does not offer), for the reader to see. */
-  function fillSetup(form, found) {
+  function versionKey(version) {
+    return version.split(".").map(Number);
+  }
+
+  function olderThan(a, b) {
+    var x = versionKey(a), y = versionKey(b);
+    return x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]);
+  }
+
+  /* A pasted collect_env, read (atlas-env.js) and matched with the page's facts: the setup it
+     gives, the oldest GPU, and notes for what the controls cannot hold. */
+  function readPaste(root, text) {
+    var facts = pageFacts(root) || {};
+    var found = Env.parseCollectEnv(text);
+    var gpu = Env.oldestGpu(found.gpus, facts);
+    var setup = { variant: found.variant, os: found.os, python: found.python, gpu: gpu.capability || "" };
+    var notes = [];
+    if (found.arch === "x86_64" && found.os === "macos") notes.push(intelMacNote(facts));
+    return { found: found, gpu: gpu, setup: setup, facts: facts, notes: notes.filter(Boolean) };
+  }
+
+  function intelMacNote(facts) {
+    return facts.intelMacLast
+      ? "An Intel Mac: the last PyTorch with macOS x86_64 wheels on PyPI is " + facts.intelMacLast +
+        "; no later release installs on this Mac (and Intel Macs never had MPS)."
+      : "";
+  }
+
+  /* Where the pasted torch stands against the releases the site covers ("" when inside). */
+  function rangeNote(reading) {
+    var torch = reading.found.torch;
+    var releases = reading.facts.releases || [];
+    if (!torch || !releases.length) return "";
+    var first = releases[0], last = releases[releases.length - 1];
+    var what = "You run PyTorch " + reading.found.torchFull;
+    if (olderThan(torch, first)) {
+      return what + ", older than " + first + ", the oldest release this site covers: no guide starts at " + torch +
+        ". The guides from " + first + " list what changed after " + first + "; what changed between " + torch +
+        " and " + first + " is not covered here.";
+    }
+    if (olderThan(last, torch)) {
+      return what + ", newer than " + last + ", the newest release this site covers: there is no guide for it yet.";
+    }
+    if (reading.found.build === "nightly") return what + ", a nightly build made before " + torch + ".0 was released.";
+    return "";
+  }
+
+  /* The controls take the whole reading: a new paste replaces the setup, fields it lacks are
+     emptied. Returns the values the controls do not offer. */
+  function fillSetup(form, setup) {
     var skipped = [];
     SETUP_FIELDS.forEach(function (name) {
-      if (!found[name]) return;
       var field = form.elements[name];
-      if (hasOption(field, found[name])) field.value = found[name];
-      else skipped.push(name + " " + found[name]);
+      var value = setup[name] || "";
+      if (hasOption(field, value)) field.value = value;
+      else { field.value = ""; skipped.push(name + " " + value); }
     });
     return skipped;
+  }
+
+  /* The list under the paste box: what was read, what was not, and what that means. */
+  function showReading(form, reading, extra) {
+    var box = form.querySelector(".atlas-env-read");
+    if (!box) return;
+    box.textContent = "";
+    var found = reading.found;
+    if (!found.read.length && !found.missing.length) { box.hidden = true; return; }
+    var list = function (title, items) {
+      if (!items.length) return;
+      var heading = document.createElement("p");
+      heading.textContent = title;
+      var ul = document.createElement("ul");
+      items.forEach(function (text) {
+        var li = document.createElement("li");
+        li.textContent = text;  // text from the paste: never markup
+        ul.appendChild(li);
+      });
+      box.append(heading, ul);
+    };
+    var gpu = reading.gpu;
+    var read = found.read.map(function (entry) {
+      if (entry.field !== "gpus" || !gpu.capability) return entry.label;
+      return entry.label + " → " + (gpu.family ? gpu.family + " " : "") + gpu.capability +
+        (gpu.mixed ? " (the oldest of your GPUs, " + gpu.name + ", decides: a wheel must run it too)" : "");
+    });
+    list("Read from your output:", read);
+    var missing = found.missing.map(function (entry) { return entry.why; });
+    if (gpu.unknown.length && found.gpus.length) {
+      var amd = gpu.unknown.filter(function (name) { return /AMD|Radeon|Instinct|gfx\d/i.test(name); });
+      if (amd.length) missing.push("AMD GPU (" + amd[0] + "): the GPU tables are about NVIDIA's CUDA wheels");
+      var other = gpu.unknown.filter(function (name) { return amd.indexOf(name) < 0; });
+      if (other.length) missing.push("GPU " + other.join(", ") + ": not in the site's list of NVIDIA models; enter its compute capability above");
+    }
+    if (gpu.arm) missing.push("GPU " + gpu.name + ": an Arm system (Jetson, Grace); the GPU table is about the x86_64 wheels");
+    list("Could not read, or not for this page:", missing.concat(extra || []));
+    box.hidden = false;
+  }
+
+  /* A paste is read as it arrives (typing, pasting, dropping); the button reads it again. */
+  function pasteReader(form, read) {
+    var box = form.elements.collect_env;
+    var timer = null;
+    box.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(read, 150);
+    });
+    form.querySelector("[data-action=read-env]").addEventListener("click", function () {
+      clearTimeout(timer);
+      read();
+    });
   }
 
   /* The guide index: the setup entered once travels with the chosen guide, and with every link to
@@ -494,12 +694,18 @@
     };
     picker.addEventListener("change", function (event) { if (event.target.name !== "collect_env") update(); });
     picker.addEventListener("submit", update, true);  // before the picker reads the query
-    picker.querySelector("[data-action=read-env]").addEventListener("click", function () {
-      var found = parseCollectEnv(picker.elements.collect_env.value);
-      fillSetup(picker, found);
-      if (found.torch && hasOption(picker.elements.from, found.torch)) picker.elements.from.value = found.torch;
+    var message = picker.querySelector(".atlas-picker-message");
+    var readEnv = function () {
+      var reading = readPaste(root, picker.elements.collect_env.value);
+      var skipped = fillSetup(picker, reading.setup).map(function (what) { return what + " is not among the choices"; });
+      var torch = reading.found.torch;
+      var out = rangeNote(reading);
+      if (torch && hasOption(picker.elements.from, torch)) picker.elements.from.value = torch;
+      showReading(picker, reading, skipped.concat(reading.notes));
+      message.textContent = out;
       update();
-    });
+    };
+    pasteReader(picker, readEnv);
     update();
   }
 
@@ -529,6 +735,7 @@
       });
       orderByImpact(root, rows, setup);
       answerGpu(root, setup);
+      answerDriver(root, setup);
       chooseInstall(root, setup);
       answerFirst(root, setup);
       Array.prototype.forEach.call(root.querySelectorAll(".md-content table.atlas-guide"), function (table) {
@@ -579,15 +786,20 @@
     });
     form.addEventListener("change", function (event) { if (event.target.name !== "collect_env") apply(); });
     form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
-    form.querySelector("[data-action=read-env]").addEventListener("click", function () {
-      var found = parseCollectEnv(form.elements.collect_env.value);
-      var notes = fillSetup(form, found).map(function (what) { return what + " is not among this guide's choices"; });
-      var message = notes.length ? notes.join("; ") + "." : "";
+    function readEnv() {
+      var reading = readPaste(root, form.elements.collect_env.value);
+      form._reading = reading;  // the driver answer and the install box read it
+      var skipped = fillSetup(form, reading.setup).map(function (what) { return what + " is not among this guide's choices"; });
+      reading.setup = current();  // what the controls took: the reading holds while they do
+      showReading(form, reading, skipped.concat(reading.notes));
+      apply("");
+      var found = reading.found;
+      var out = rangeNote(reading);
+      if (out) { status.append(" " + out); return; }
       var versions = form.dataset.versions.split(" ");
       if (found.torch && found.torch !== form.dataset.from) {
         var to = form.dataset.to;
         var later = versions.indexOf(found.torch) >= 0 && versions.indexOf(found.torch) < versions.indexOf(to);
-        apply(message);
         status.append(" You run PyTorch " + found.torch + ", but this guide starts at " + form.dataset.from + (later ? "; open " : "."));
         if (later) {
           var link = document.createElement("a");
@@ -595,10 +807,9 @@
           link.textContent = "the " + found.torch + " → " + to + " guide";
           status.append(link, ".");
         }
-        return;
       }
-      apply(message);
-    });
+    }
+    pasteReader(form, readEnv);
     form.hidden = false;
     apply();
   }

@@ -14,7 +14,17 @@ from pathlib import Path
 
 from macros.dataset import wheels
 from macros.dataset.load import Loaded
-from macros.dataset.model import Ledger, PypiSnapshot, Release, SourceRegistry, TopicRegistry, three_part, version_key
+from macros.dataset.model import (
+    DriverTable,
+    GpuTable,
+    Ledger,
+    PypiSnapshot,
+    Release,
+    SourceRegistry,
+    TopicRegistry,
+    three_part,
+    version_key,
+)
 from macros.dataset.problems import Path as FieldPath
 from macros.dataset.problems import Problem, format_path
 from macros.dataset.vocabulary import TIERS
@@ -27,6 +37,8 @@ class Dataset:
     topics: Loaded[TopicRegistry] | None = None
     pypi: Loaded[PypiSnapshot] | None = None
     ledgers: list[Loaded[Ledger]] = field(default_factory=list)
+    gpus: Loaded[GpuTable] | None = None  # data/gpus.yaml
+    drivers: Loaded[DriverTable] | None = None  # data/drivers.yaml
 
     def ordered(self) -> list[Loaded[Release]]:
         return sorted(self.releases, key=lambda loaded: loaded.record.key)
@@ -442,6 +454,56 @@ def ledgers_agree_with_data(data: Dataset) -> Iterator[Problem]:
                     yield _problem(loaded, ("items", item_index, "prs", pr_index), message)
 
 
+def hardware_sources_exist(data: Dataset) -> Iterator[Problem]:
+    """Every source data/gpus.yaml and data/drivers.yaml cite is in data/sources.yaml."""
+    known = {source.id for source in data.sources.record.sources}
+    for loaded in (data.gpus, data.drivers):
+        if loaded is None:
+            continue
+        for path, source_id in cited_sources(loaded.record.model_dump(), ()):
+            if source_id not in known:
+                yield _problem(loaded, path, f"unknown source id {source_id!r} (add it to data/sources.yaml)")
+
+
+def gpu_models_are_unambiguous(data: Dataset) -> Iterator[Problem]:
+    """A GPU name (or alias) is listed once, and a compute capability has one family."""
+    if data.gpus is None:
+        return
+    names: dict[str, int] = {}
+    families: dict[str, str] = {}
+    for index, model in enumerate(data.gpus.record.models):
+        for offset, name in enumerate([model.name, *model.aliases]):
+            key = " ".join(name.lower().split())
+            path: FieldPath = ("models", index, "name") if offset == 0 else ("models", index, "aliases", offset - 1)
+            if key in names:
+                yield _problem(data.gpus, path, f"{name!r} is already listed (models[{names[key]}])")
+            names.setdefault(key, index)
+        family = families.setdefault(model.capability, model.family)
+        if family != model.family:
+            message = f"compute capability {model.capability} is {family!r} elsewhere in the file"
+            yield _problem(data.gpus, ("models", index, "family"), message)
+
+
+def cuda_builds_have_a_driver(data: Dataset) -> Iterator[Problem]:
+    """Every CUDA build a release lists has its minimum driver in data/drivers.yaml, once."""
+    if data.drivers is None:
+        return
+    rows: dict[str, int] = {}
+    for index, build in enumerate(data.drivers.record.builds):
+        if build.cuda in rows:
+            yield _problem(data.drivers, ("builds", index, "cuda"), f"CUDA {build.cuda} is already listed")
+        rows.setdefault(build.cuda, index)
+    for loaded in data.releases:
+        cuda = loaded.record.platform.cuda
+        for block in ("stable", "experimental"):
+            for index, build in enumerate(getattr(cuda, block)):
+                minor = ".".join(build.version.split(".")[:2])
+                if minor not in rows:
+                    path: FieldPath = ("platform", "cuda", block, index, "version")
+                    message = f"CUDA {minor} has no minimum NVIDIA driver in data/drivers.yaml (add its row)"
+                    yield _problem(loaded, path, message)
+
+
 RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     one_file_per_version,
     file_name_matches_version,
@@ -459,6 +521,9 @@ RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     releases_agree_with_pypi,
     data_is_not_behind_pypi,
     ledgers_agree_with_data,
+    hardware_sources_exist,
+    gpu_models_are_unambiguous,
+    cuda_builds_have_a_driver,
 )
 
 

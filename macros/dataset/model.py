@@ -734,3 +734,61 @@ class Ledger(Record):
     release: Version
     notes: Slug = Field(description="Source id of the notes the entries were read from.")
     entries: Annotated[list[LedgerEntry], Field(min_length=1)]
+
+
+# --- hardware: GPU models and NVIDIA drivers (data/gpus.yaml, data/drivers.yaml) ------------------
+
+GpuSegment = Literal["datacenter", "workstation", "consumer", "laptop", "jetson"]
+
+
+class GpuModel(Record):
+    """One GPU model as NVIDIA's compute capability tables name it."""
+
+    name: Text = Field(description="The model as the source names it: 'GeForce RTX 4090', 'Quadro RTX 5000'.")
+    aliases: list[Text] = Field(
+        default=[], description="Other names the driver prints for it: 'TITAN X (Pascal)' for 'NVIDIA TITAN X'."
+    )
+    capability: ComputeCapability
+    family: Text = Field(description="The architecture: 'Ada Lovelace'. One per compute capability.")
+    segment: GpuSegment
+    arm: bool = Field(
+        default=False, description="Only in Arm systems (Jetson, Grace): the x86_64 GPU tables leave it out."
+    )
+    example: bool = Field(default=False, description="Named as an example in the GPU tables' row headings.")
+    sources: Annotated[list[Slug], Field(min_length=1)]
+
+
+class GpuTable(Record):
+    """data/gpus.yaml: GPU models to compute capability, every family since Maxwell."""
+
+    reviewed: IsoDate
+    models: Annotated[list[GpuModel], Field(min_length=1)]
+
+
+class CudaDriver(Record):
+    """The NVIDIA driver NVIDIA pairs with one CUDA toolkit release (its release notes, Table 3)."""
+
+    cuda: Version = Field(description="The CUDA minor version of the wheels: '12.8' for cu128.")
+    toolkit: Text = Field(description="The toolkit release the row names: 'CUDA 12.8 GA'.")
+    linux: DottedVersion = Field(description="Minimum Linux x86_64 driver.")
+    windows: DottedVersion | None = Field(
+        default=None, description="Minimum Windows driver; null when NVIDIA's table gives none."
+    )
+    sources: Annotated[list[Slug], Field(min_length=1)]
+
+
+class DriverFloor(Record):
+    """The oldest driver a CUDA major version runs on under minor-version compatibility."""
+
+    major: Annotated[str, StringConstraints(pattern=r"^[0-9]+$")]
+    linux: DottedVersion
+    windows: DottedVersion | None = None
+    sources: Annotated[list[Slug], Field(min_length=1)]
+
+
+class DriverTable(Record):
+    """data/drivers.yaml: which NVIDIA driver each CUDA build of the wheels needs."""
+
+    reviewed: IsoDate
+    builds: Annotated[list[CudaDriver], Field(min_length=1)]
+    floors: list[DriverFloor] = []

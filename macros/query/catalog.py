@@ -18,6 +18,8 @@ from macros.dataset.checks import Dataset, run_checks
 from macros.dataset.load import Loaded, Model, Positions, display_name, load_file
 from macros.dataset.model import (
     Dispute,
+    DriverTable,
+    GpuTable,
     Item,
     Ledger,
     PypiSnapshot,
@@ -41,6 +43,8 @@ class Catalog:
     topics: dict[str, Topic] = field(default_factory=dict)
     pypi: PypiSnapshot | None = None  # data/pypi.json, when `make index` has written it
     ledgers: dict[str, Ledger] = field(default_factory=dict)  # release -> data/ledger/X.Y.yaml
+    gpus: GpuTable | None = None  # data/gpus.yaml: GPU models -> compute capability
+    drivers: DriverTable | None = None  # data/drivers.yaml: CUDA build -> minimum NVIDIA driver
     # Answers computed from this catalog, kept as long as it lives (one build, or until the data
     # changes under `mkdocs serve`): an upgrade guide is computed once for its page and its JSON.
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -156,6 +160,9 @@ def _load(path: Path, model: type[Model]) -> tuple[Model | None, Positions, list
 
 #: The package index snapshot, relative to data/ (written by `make index`, optional).
 PYPI_SNAPSHOT = "pypi.json"
+#: GPU models and NVIDIA drivers, relative to data/ (optional: a made-up test dataset may omit them).
+GPUS_FILE = "gpus.yaml"
+DRIVERS_FILE = "drivers.yaml"
 
 
 #: Folders of data/ whose every file the loader reads: a file it would not read (a `2.14.yml`) is
@@ -180,6 +187,7 @@ def folder_files(folder: Path) -> list[Path]:
 
 def data_files(data_dir: Path) -> list[Path]:
     registries = [data_dir / "sources.yaml", data_dir / "topics.yaml", data_dir / PYPI_SNAPSHOT]
+    registries += [data_dir / GPUS_FILE, data_dir / DRIVERS_FILE]
     return [*registries, *folder_files(data_dir / RELEASES_DIR), *folder_files(data_dir / LEDGER_DIR)]
 
 
@@ -290,9 +298,14 @@ def _load_catalog(data_dir: Path, with_pypi: bool = True) -> Catalog:
         problems += found
         if snapshot is not None:
             pypi = Loaded(display_name(pypi_path), snapshot, pypi_positions)
+    gpus, found = _load_optional(data_dir / GPUS_FILE, GpuTable)
+    problems += found
+    drivers, found = _load_optional(data_dir / DRIVERS_FILE, DriverTable)
+    problems += found
     if registry is not None and topics is not None:
         topic_file = Loaded(display_name(topics_path), topics, topic_positions) if topic_positions else None
-        dataset = Dataset(Loaded(display_name(sources_path), registry, positions), releases, topic_file, pypi, ledgers)
+        sources_file = Loaded(display_name(sources_path), registry, positions)
+        dataset = Dataset(sources_file, releases, topic_file, pypi, ledgers, gpus, drivers)
         problems += run_checks(dataset)
     if problems:
         raise DataError(problems)
@@ -305,4 +318,14 @@ def _load_catalog(data_dir: Path, with_pypi: bool = True) -> Catalog:
         {topic.id: topic for topic in topics.topics},
         pypi.record if pypi else None,
         {loaded.record.release: loaded.record for loaded in ledgers},
+        gpus.record if gpus else None,
+        drivers.record if drivers else None,
     )
+
+
+def _load_optional(path: Path, model: type[Model]) -> tuple[Loaded[Model] | None, list[Problem]]:
+    """A registry file that a dataset may leave out (a test's made-up data): None when absent."""
+    if not path.exists():
+        return None, []
+    record, positions, found = _load(path, model)
+    return (Loaded(display_name(path), record, positions) if record is not None else None), found

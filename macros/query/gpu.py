@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from macros.dataset.checks import GPU_TABLE_SOURCES
-from macros.dataset.model import CudaBuild, Release, version_key
+from macros.dataset.model import CudaBuild, GpuModel, GpuTable, Release, version_key
 from macros.query.install import cuda_tag
 
 
@@ -22,22 +22,35 @@ class Gpu:
     examples: str
 
 
-#: GPUs people run the x86_64 wheels on, by compute capability (source `nvidia-cuda-gpus`).
-KNOWN_GPUS: tuple[Gpu, ...] = (
-    Gpu("5.0", "Maxwell", "GTX 750 Ti"),
-    Gpu("5.2", "Maxwell", "GTX 980, Tesla M40"),
-    Gpu("6.0", "Pascal", "Tesla P100"),
-    Gpu("6.1", "Pascal", "GTX 1080, Tesla P40"),
-    Gpu("7.0", "Volta", "Tesla V100, TITAN V"),
-    Gpu("7.5", "Turing", "T4, RTX 2080"),
-    Gpu("8.0", "Ampere", "A100, A30"),
-    Gpu("8.6", "Ampere", "RTX 3090, A10, A40"),
-    Gpu("8.9", "Ada Lovelace", "RTX 4090, L4, L40S"),
-    Gpu("9.0", "Hopper", "H100, H200"),
-    Gpu("10.0", "Blackwell", "B200, GB200"),
-    Gpu("10.3", "Blackwell", "B300, GB300"),
-    Gpu("12.0", "Blackwell", "RTX 5090, RTX PRO 6000"),
-)
+def short_name(name: str) -> str:
+    """'GeForce RTX 4090' -> 'RTX 4090', 'NVIDIA H100' -> 'H100': the brand says nothing here."""
+    for brand in ("GeForce ", "NVIDIA "):
+        name = name.removeprefix(brand)
+    return name
+
+
+def known_gpus(table: GpuTable | None) -> tuple[Gpu, ...]:
+    """The GPU tables' rows, from data/gpus.yaml (source `nvidia-cuda-gpus` and the others it
+    cites): one per compute capability that an x86_64 GPU has, oldest first, named by the models
+    marked as examples. Arm-only capabilities (Jetson, GB10) are left out: the tables are about
+    the Linux x86_64 wheels."""
+    if table is None:
+        return ()
+    rows: dict[str, list[GpuModel]] = {}
+    for model in table.models:
+        if not model.arm:
+            rows.setdefault(model.capability, [])
+    for model in table.models:
+        if model.capability in rows:
+            rows[model.capability].append(model)
+    return tuple(
+        Gpu(
+            capability,
+            models[0].family,
+            ", ".join(short_name(m.name) for m in ([m for m in models if m.example] or models[:2])),
+        )
+        for capability, models in sorted(rows.items(), key=lambda row: version_key(row[0]))
+    )
 
 
 def gpu_sources(release: Release) -> list[str]:
@@ -95,10 +108,11 @@ class GpuSupport:
         return row.cells[self.variants.index(variant)]
 
 
-def gpu_support(release: Release) -> GpuSupport:
+def gpu_support(release: Release, gpus: tuple[Gpu, ...]) -> GpuSupport:
+    """Which wheel of `release` runs each of `gpus` (`known_gpus(catalog.gpus)`)."""
     builds = release.platform.cuda.stable + release.platform.cuda.experimental
     return GpuSupport(
         release,
         tuple(cuda_tag(build.version) for build in builds),
-        tuple(GpuRow(gpu, tuple(runs_on(build, gpu.capability) for build in builds)) for gpu in KNOWN_GPUS),
+        tuple(GpuRow(gpu, tuple(runs_on(build, gpu.capability) for build in builds)) for gpu in gpus),
     )

@@ -108,12 +108,13 @@ def live_deprecations(catalog: Catalog, guide: UpgradeGuide) -> list[Entry]:
 def guide_inputs(catalog: Catalog, start: str, end: str) -> tuple[object, ...]:
     """Everything the guide from `start` to `end` (its page and its JSON) is made from: the records
     of every release up to `end`, of the later ones only how their items continue lifecycles, the
-    source registry and the package index. Under `mkdocs serve`, a guide whose inputs are the same
+    source registry, the package index, and the GPU and driver tables (the GPU answer and the
+    facts the page's script reads). Under `mkdocs serve`, a guide whose inputs are the same
     records as last time is not made again (render/made_from.py)."""
     end_key = version_key(end)
     later = tuple((item.id, item.kind, item.follows) for r in catalog.releases if r.key > end_key for item in r.items)
     upto = tuple(r for r in catalog.releases if r.key <= end_key)
-    return (start, end, *upto, later, *catalog.sources.values(), catalog.pypi)
+    return (start, end, *upto, later, *catalog.sources.values(), catalog.pypi, catalog.gpus, catalog.drivers)
 
 
 def upgrade_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:

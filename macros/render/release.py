@@ -10,7 +10,7 @@ from macros.dataset.model import Item, Release, Source
 from macros.dataset.text import plain_text, text_html
 from macros.dataset.vocabulary import KINDS, TIERS
 from macros.query.catalog import Catalog, Citations
-from macros.query.gpu import gpu_sources, gpu_support
+from macros.query.gpu import gpu_sources, gpu_support, known_gpus
 from macros.query.install import install_variants
 from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS, drop_text
 from macros.render.markdown import Rendered, render
@@ -154,7 +154,7 @@ def render_release_page(catalog: Catalog, version: str) -> Rendered:
         sections=sections,
         platform=platform_rows(release, citations),
         installs=install_variants(release),
-        gpu=gpu_support(release),
+        gpu=gpu_support(release, known_gpus(catalog.gpus)),
         gpu_sources=gpu_sources(release),
         catalog=catalog,
         cite=lambda ids: cite(citations, ids),

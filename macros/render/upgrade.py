@@ -9,7 +9,8 @@ from typing import Any
 from macros.dataset.model import AREAS, Release
 from macros.query.catalog import Catalog, Citations
 from macros.query.deprecation_filters import deprecation_filters
-from macros.query.gpu import gpu_sources, gpu_support
+from macros.query.env_facts import env_facts_json
+from macros.query.gpu import gpu_sources, gpu_support, known_gpus
 from macros.query.guide import Entry, all_pairs, live_deprecations, upgrade_guide
 from macros.query.install import cuda_tag, install_variants, newest_patch
 from macros.render.markdown import Rendered, render, render_markdown, template_module
@@ -58,13 +59,14 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         disputes=disputes,
         citations=citations,
         installs=install_variants(guide.end, latest_patch=True),
-        gpu=gpu_support(guide.end),
+        gpu=gpu_support(guide.end, known_gpus(catalog.gpus)),
         gpu_sources=gpu_sources(guide.end),
         filters=deprecation_filters(live_deprecations(catalog, guide)),
         b_pythons=python_versions(guide.end),
         b_patch=newest_patch(guide.end),
         setup=setup_choices(guide.start, guide.end),
         guide_row_html=guide_row_writer(catalog, citations),
+        facts_json=env_facts_json(catalog),
         **item_helpers(catalog, citations, prefix="../releases/"),
     )
 
@@ -135,4 +137,5 @@ def render_upgrade_index(catalog: Catalog) -> str:
         pairs=set(all_pairs(catalog)),
         latest=versions[-1],
         setup=setup_choices(*catalog.releases),
+        facts_json=env_facts_json(catalog),
     )

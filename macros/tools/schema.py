@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from macros import ROOT
-from macros.dataset.model import Ledger, Release, SourceRegistry, TopicRegistry
+from macros.dataset.model import DriverTable, GpuTable, Ledger, Release, SourceRegistry, TopicRegistry
 from macros.render.api import api_schemas
 
 API_SCHEMA_DIR = ROOT / "docs" / "api" / "v1" / "schema"
@@ -21,6 +21,8 @@ SCHEMAS = {
     "sources.schema.json": SourceRegistry,
     "topics.schema.json": TopicRegistry,
     "ledger.schema.json": Ledger,
+    "gpus.schema.json": GpuTable,
+    "drivers.schema.json": DriverTable,
 }
 
 

@@ -17,7 +17,7 @@ from conftest import ROOT
 from test_pages import NARROW, PAGES, WIDE
 
 from macros.query.catalog import open_catalog
-from macros.query.gpu import gpu_support
+from macros.query.gpu import gpu_support, known_gpus
 from macros.query.guide import upgrade_guide
 from macros.query.install import install_variants
 
@@ -49,7 +49,7 @@ def expected_answer() -> tuple[int, int, Counter, str]:
     guide = upgrade_guide(catalog, START, END)
     reaching = [entry for entry in guide.changes if _applies(entry.item, SETUP)]
     target = catalog.release(END)
-    support = gpu_support(target)
+    support = gpu_support(target, known_gpus(catalog.gpus))
     running = [v for v in support.variants if support.runs(v, SETUP["gpu"]).ok]
     command = next(v.command for v in install_variants(target, latest_patch=True) if v.variant in running)
     return len(guide.changes), len(reaching), Counter(entry.item.effect for entry in reaching), command

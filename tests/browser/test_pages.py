@@ -16,6 +16,7 @@ from browserkit import (  # noqa: F401 (fixtures)
     serve_url,
     site_url,
 )
+from corpuskit import CORPUS, TARGET, expected_answer, guide_for, judge, paste, read_page
 from weight import format_report, measure, over_budget
 
 pytestmark = pytest.mark.browser
@@ -797,3 +798,88 @@ def test_collect_env_outputs_of_each_kind_of_machine_set_the_controls(
         assert f"You run PyTorch {from_version}, but this guide starts at 2.9" in status
         assert page.locator(".atlas-setup-status a").get_attribute("href").startswith(f"{from_version}-to-2.12.html?")
     assert watch.errors == []
+
+
+# --- the environment doctor: real collect_env outputs pasted as a reader pastes them -------------
+
+
+def test_the_corpus_reads_and_answers_right_in_the_browser(context, site_url) -> None:
+    from conftest import ROOT
+
+    from macros.query.catalog import open_catalog
+    from macros.query.env_facts import env_facts
+
+    catalog = open_catalog(ROOT / "data")
+    facts = env_facts(catalog)
+    versions = [r.version for r in catalog.releases]
+    cases = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))["cases"]
+    page = context.new_page()
+    watch = Watch(page)
+    wrong: dict[str, list[str]] = {}
+    for name, case in cases.items():
+        expect = case["expect"]
+        start, end = guide_for(expect["torch"], versions)
+        page.goto(f"{site_url}upgrade/{start}-to-{end}.html", wait_until="load")
+        page.locator(".atlas-setup-paste summary").click()
+        box = page.locator("#your-setup [name=collect_env]")
+        box.fill((CORPUS / f"{name}.txt").read_text(encoding="utf-8"))  # fires input, as a paste does
+        page.wait_for_function("() => !document.querySelector('.atlas-env-read').hidden")
+        page.wait_for_timeout(50)
+        answer = expected_answer(expect, start, end, catalog)
+        why = judge(expect, answer, read_page(page), facts, end, catalog)
+        if why:
+            wrong[name] = why
+    share = 1 - len(wrong) / len(cases)
+    lines = [f"{len(cases) - len(wrong)} of {len(cases)} read and answered right ({share:.1%})"]
+    lines += [f"- {name} ({cases[name]['source']}): {'; '.join(why)}" for name, why in wrong.items()]
+    artifacts = ROOT / "test-artifacts"
+    artifacts.mkdir(parents=True, exist_ok=True)
+    (artifacts / "collect_env_corpus.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n".join(lines))
+    assert watch.errors == [] and watch.external == []
+    assert share >= TARGET, "\n".join(lines)
+
+
+def test_a_new_paste_replaces_the_whole_setup(context, site_url) -> None:
+    page = context.new_page()
+    watch = Watch(page)
+    page.goto(f"{site_url}upgrade/2.9-to-2.12.html", wait_until="load")
+    paste(page, (CORPUS / "vllm28143-vllm-layout-2xh100nvl-2.8.txt").read_text(encoding="utf-8"))
+    assert page.eval_on_selector("#your-setup [name=gpu]", "e => e.value") == "9.0"
+    paste(page, (CORPUS / "pt164943-mac-arm-nightly-2.10.txt").read_text(encoding="utf-8"))
+    values = {n: page.eval_on_selector(f"#your-setup [name={n}]", "e => e.value") for n in ("variant", "os", "gpu")}
+    assert values == {"variant": "mps", "os": "macos", "gpu": ""}  # no Hopper left from the first paste
+    assert not page.locator(".atlas-gpu-answer").is_visible()
+    assert "gpu=" not in page.url
+    read = page.locator(".atlas-env-read").inner_text()
+    assert "PyTorch 2.10.0.dev20251008 (nightly)" in read and "no CUDA GPU" in read
+    assert watch.errors == []
+
+
+def test_mixed_gpus_the_oldest_decides_and_the_page_says_so(context, site_url) -> None:
+    page = context.new_page()
+    page.goto(f"{site_url}upgrade/2.9-to-2.12.html", wait_until="load")
+    text = (CORPUS / "scalemae7-2x3090-2.0.txt").read_text(encoding="utf-8")
+    paste(page, text.replace("GPU 1: NVIDIA GeForce RTX 3090", "GPU 1: NVIDIA GeForce GTX 1080 Ti"))
+    assert page.eval_on_selector("#your-setup [name=gpu]", "e => e.value") == "6.1"
+    assert (
+        "the oldest of your GPUs, NVIDIA GeForce GTX 1080 Ti, decides" in page.locator(".atlas-env-read").inner_text()
+    )
+    assert "the oldest of your GPUs, NVIDIA GeForce GTX 1080 Ti" in page.locator(".atlas-gpu-answer").inner_text()
+
+
+def test_the_index_says_when_the_pasted_torch_is_outside_the_site(context, site_url) -> None:
+    from conftest import ROOT
+
+    from macros.query.catalog import open_catalog
+
+    catalog = open_catalog(ROOT / "data")
+    oldest = catalog.releases[0].version
+    page = context.new_page()
+    page.goto(f"{site_url}upgrade/index.html", wait_until="load")
+    before = page.eval_on_selector("#upgrade-picker [name=from]", "e => e.value")
+    paste(page, (CORPUS / "pt46973-colab-t4-1.7.txt").read_text(encoding="utf-8"))
+    message = page.locator(".atlas-picker-message").inner_text()
+    assert f"older than {oldest}, the oldest release this site covers" in message
+    assert page.eval_on_selector("#upgrade-picker [name=from]", "e => e.value") == before
+    assert "variant cu101 is not among the choices" in page.locator(".atlas-env-read").inner_text()
