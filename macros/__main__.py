@@ -7,7 +7,7 @@
                                 check (or extend) the manifest of published URLs and anchors
     python -m macros materialize OUT
                                 write the site as plain files and a mkdocs.yml without hooks or
-                                macros (the exit plan off MkDocs hooks; see README)
+                                macros (the exit plan off MkDocs hooks; see CONTRIBUTING.md)
     python -m macros index      fetch PyPI's file lists into data/pypi.json (the only network use)
     python -m macros ledger NOTES.md --release X.Y [--notes SOURCE_ID]
                                 write data/ledger/X.Y.yaml: one entry per entry of the notes, to
@@ -48,8 +48,19 @@ def main(argv: list[str] | None = None) -> int:
         return _scan(argv[1:])
     if argv[:1] == ["ledger"]:
         return _ledger(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m macros", description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["check", "schema", "coverage", "permalinks", "materialize", "index"])
+    # The whole docstring is the help: `scan` and `ledger` have parsers of their own, and a
+    # contributor reading `--help` must still see that they exist.
+    parser = argparse.ArgumentParser(
+        prog="python -m macros",
+        description=__doc__.split("\n\nOnly this module")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "command",
+        metavar="COMMAND",
+        choices=["check", "schema", "coverage", "permalinks", "materialize", "index"],
+        help="one of the commands above (scan and ledger take their own options: add --help)",
+    )
     parser.add_argument("out", nargs="?", type=Path, help="materialize: the folder to write (new or empty)")
     parser.add_argument("--data", type=Path, default=ROOT / "data", help="data folder")
     parser.add_argument("--site", type=Path, default=ROOT / "site", help="built site (permalinks)")

@@ -23,7 +23,7 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDoc
   only (reads would start a rebuild loop).
 
 If the site ever leaves MkDocs' hooks, `python -m macros materialize OUT` writes the same pages
-as plain files and a config without hooks (see README, "Exit plan").
+as plain files and a config without hooks (see CONTRIBUTING.md, "Exit plan").
 """
 
 from __future__ import annotations

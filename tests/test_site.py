@@ -347,3 +347,22 @@ def test_search_indexes_the_guide_index_as_text_not_as_its_form_controls(real_si
     text = " ".join(doc["text"] for doc in entries)
     assert "Pick the release you are on" in text
     assert "Your setup (optional)" not in text and "Open the guide" not in text
+
+
+def test_pages_link_to_the_repository_and_the_home_title_is_not_doubled(real_site: Build) -> None:
+    """Readers find the project from any page (the footer), from the about page, and from a guide's
+    scanner section; no page's title names the site twice."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    repository = re.search(r"^  repository: (\S+)$", config, flags=re.MULTILINE).group(1)
+    site_name = re.search(r"^site_name: (.+)$", config, flags=re.MULTILINE).group(1)
+    for path in ("index.html", "upgrade/2.9-to-2.12.html", "releases/2.0.html"):
+        footer = real_site.html(path).select_one(".atlas-provenance")
+        assert repository in [a["href"] for a in footer.find_all("a")], path
+    about = real_site.html("about.html").find(id="repository").find_next("p")
+    assert repository in [a["href"] for a in about.find_all("a")]
+    scan = real_site.html("upgrade/2.9-to-2.12.html").find(id="scan").find_next("p")
+    assert "../about.html#repository" in [a["href"] for a in scan.find_all("a")]
+    assert real_site.html("index.html").title.string == site_name
+    for page in real_site.site.rglob("*.html"):
+        title = re.search(r"<title>(.*?)</title>", page.read_text(encoding="utf-8"), flags=re.DOTALL).group(1)
+        assert title.count(site_name) == 1, (page, title)
