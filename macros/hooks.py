@@ -54,7 +54,7 @@ from mkdocs.structure.pages import Page  # noqa: E402
 from macros.dataset.problems import DataError  # noqa: E402
 from macros.incremental import IncrementalServe, fingerprint, tree_stamp  # noqa: E402
 from macros.query.catalog import Catalog, open_catalog  # noqa: E402
-from macros.render.markdown import put_back  # noqa: E402
+from macros.render.markdown import Rendered, put_back  # noqa: E402
 from macros.render.pages import PAGE_MACROS, GeneratedPage, footer_facts, generated_pages, machine_files, nav_sections  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.atlas")
@@ -189,20 +189,34 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(File.generated(config, page.path, content=rendered.markdown))
         _finished_html[page.path] = rendered.finished_html
         if _incremental.active:
-            page_prints[page.path] = fingerprint(rendered.markdown, sorted(rendered.finished_html.items()))
+            page_prints[page.path] = _page_print(page.path, rendered)
     site_url = config.site_url or "http://127.0.0.1:8000/"
     for path, text in machine_files(catalog, site_url, config.site_name).items():
         files.append(File.generated(config, path, content=text))
     if _incremental.active:
         hand_written = _hand_written(files)
         site_print = _site_print(files, config, pages, hand_written)
-        _incremental.plan(files, config, site_print, page_prints, _macro_page_prints(hand_written, catalog))
+        _incremental.plan(files, config, site_print, page_prints, _macro_page_prints(hand_written, catalog, config))
     # What is alive now (catalog, rendered pages, imports) stays until the build ends: frozen, the
     # collector skips it while MkDocs builds the pages. Unfrozen when the build ends, so that
     # `mkdocs serve` can collect one build's objects during the next.
     gc.freeze()
     gc.enable()
     return files
+
+
+#: path -> the last build's page and its fingerprint: a page kept across rebuilds (the same object)
+#: keeps its fingerprint too.
+_printed: dict[str, tuple[Rendered, str]] = {}
+
+
+def _page_print(path: str, rendered: Rendered) -> str:
+    kept = _printed.get(path)
+    if kept is not None and kept[0] is rendered:
+        return kept[1]
+    made = fingerprint(rendered.markdown, sorted(rendered.finished_html.items()))
+    _printed[path] = (rendered, made)
+    return made
 
 
 def _hand_written(files: Files) -> dict[str, str]:
@@ -229,10 +243,12 @@ def _site_print(files: Files, config: MkDocsConfig, pages: list[GeneratedPage], 
     )
 
 
-def _macro_page_prints(hand_written: dict[str, str], catalog: Catalog) -> dict[str, str]:
+def _macro_page_prints(hand_written: dict[str, str], catalog: Catalog, config: MkDocsConfig) -> dict[str, str]:
     """A hand-written page that calls macros changes when their output does: render its text with
-    the same macros (in a plain Jinja environment: only a fingerprint, never the page)."""
-    macros = {name: partial(render, catalog) for name, render in PAGE_MACROS.items()}
+    the same macros and `config` (as the macros plugin gives it; in a plain Jinja environment: only
+    a fingerprint, never the page)."""
+    macros: dict[str, object] = {name: partial(render, catalog) for name, render in PAGE_MACROS.items()}
+    macros["config"] = config
     environment = jinja2.Environment()
     prints = {}
     for src_uri, text in hand_written.items():

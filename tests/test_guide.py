@@ -177,3 +177,38 @@ def test_no_guide_advises_a_wheel_index_its_target_release_does_not_have() -> No
         for entry in guide.actions():
             for index in advice.findall(entry.item.action or ""):
                 assert index in built, (f"{start}->{end}", entry.item.id, index)
+
+
+def test_fields_guides_ignore_change_no_guide_page_or_json() -> None:
+    """`GUIDE_IGNORES` lets `mkdocs serve` keep every guide when only those fields of a release
+    change. Change them in every release of the real data: each guide, page and JSON, must come out
+    the same; a guide that starts to show one of them fails here."""
+    import dataclasses
+
+    from macros.query.guide import GUIDE_IGNORES
+    from macros.render.api import guide_record
+    from macros.render.upgrade import render_upgrade_guide
+
+    changes = {
+        "summary": lambda release: release.summary + " Changed.",
+        "stats": lambda release: release.stats.model_copy(
+            update={"commits": (release.stats.commits or 1) + 1, "contributors": (release.stats.contributors or 1) + 1}
+        ),
+    }
+    assert set(changes) == GUIDE_IGNORES, "give this test a change for every ignored field"
+    before = open_catalog(ROOT / "data")
+    after = dataclasses.replace(
+        before,
+        releases=tuple(
+            release.model_copy(update={name: change(release) for name, change in changes.items()})
+            for release in before.releases
+        ),
+        _memo={},
+    )
+    assert after.releases[0].summary != before.releases[0].summary
+    for start, end in all_pairs(before):
+        made = [render_upgrade_guide(catalog, start, end) for catalog in (before, after)]
+        assert made[0].markdown == made[1].markdown, (start, end)
+        assert made[0].finished_html == made[1].finished_html, (start, end)
+        records = [guide_record(catalog, start, end, "https://example.org/") for catalog in (before, after)]
+        assert records[0] == records[1], (start, end)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jinja2
 import pytest
-from conftest import FIXTURE_DATA
+from conftest import FIXTURE_DATA, ROOT
 
 from macros.dataset.vocabulary import ALL, literal_values
 from macros.query.catalog import open_catalog
@@ -92,3 +92,29 @@ def test_release_list_is_newest_first() -> None:
     table = render_release_list(open_catalog(FIXTURE_DATA))
     rows = [line for line in table.splitlines() if line.startswith("| [PyTorch")]
     assert [row.split("]")[0] for row in rows] == ["| [PyTorch 9.2", "| [PyTorch 9.1", "| [PyTorch 9.0"]
+
+
+def test_a_release_page_shows_nothing_of_the_other_releases_ignored_fields() -> None:
+    """`OTHER_RELEASES_IGNORED` lets `mkdocs serve` keep a release page when only those fields of
+    another release change. Change them in every other release of the real data: each page must
+    come out the same."""
+    import dataclasses
+
+    from macros.render.release import OTHER_RELEASES_IGNORED, render_release_page
+
+    changes = {"summary": lambda release: release.summary + " Changed."}
+    assert set(changes) == OTHER_RELEASES_IGNORED, "give this test a change for every ignored field"
+    before = open_catalog(ROOT / "data")
+    for release in before.releases:
+        after = dataclasses.replace(
+            before,
+            releases=tuple(
+                other
+                if other is release
+                else other.model_copy(update={name: change(other) for name, change in changes.items()})
+                for other in before.releases
+            ),
+            _memo={},
+        )
+        made = [render_release_page(catalog, release.version) for catalog in (before, after)]
+        assert made[0] == made[1], release.version

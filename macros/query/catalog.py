@@ -35,6 +35,12 @@ from macros.dataset.problems import DataError, Problem
 T = TypeVar("T")
 
 
+def fields_except(release: Release, ignored: frozenset[str]) -> tuple[object, ...]:
+    """What a page reads of a release when it shows none of the `ignored` fields: the other field
+    values, for `mkdocs serve` to compare by equality (an unchanged release's are the same objects)."""
+    return tuple(getattr(release, name) for name in type(release).model_fields if name not in ignored)
+
+
 @dataclass(frozen=True, repr=False)
 class Catalog:
     releases: tuple[Release, ...]  # oldest first

@@ -182,7 +182,9 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
         ]
         return _dump(items)
 
-    files[f"{API}/items.json"] = _made_from.get(f"{API}/items.json", (*catalog.releases, site_url), items_document)
+    # Made from each release's version and items only: a release's summary or counts leave it be.
+    items_inputs = tuple((release.version, release.items) for release in catalog.releases)
+    files[f"{API}/items.json"] = _made_from.get(f"{API}/items.json", (items_inputs, site_url), items_document)
     files[f"{API}/wheels.json"] = _made_from.get(
         f"{API}/wheels.json", (catalog.pypi,), lambda: _dump(wheels_document(catalog).model_dump(mode="json"))
     )

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from macros.query import tables as compare
-from macros.query.catalog import Catalog
+from macros.query.catalog import Catalog, fields_except
 from macros.query.tables import Cell, Row, Table
 from macros.render.charts import cadence_chart, lifecycle_chart
 from macros.render.markdown import Rendered, render, render_markdown
@@ -116,6 +116,17 @@ def cell_markdown(cell: Cell) -> str:
     if cell.disputed:
         text += f" [disputed]({cell.disputed}){{ .atlas-badge .atlas-disputed }}"
     return text.replace("|", "\\|")
+
+
+#: Fields of a release that no comparison table shows. Under `mkdocs serve` an edit to one of them
+#: re-renders no table; tests/test_compare.py changes them and requires every table to stay the same.
+COMPARE_IGNORES: frozenset[str] = frozenset({"summary"})
+
+
+def compare_page_inputs(catalog: Catalog, name: str) -> tuple[object, ...]:
+    """What a comparison page is made from (render/made_from.py)."""
+    releases = tuple(fields_except(release, COMPARE_IGNORES) for release in catalog.releases)
+    return (name, *releases, *catalog.sources.values(), catalog.topics, catalog.pypi, catalog.gpus, catalog.drivers)
 
 
 def render_compare_page(catalog: Catalog, name: str) -> Rendered:

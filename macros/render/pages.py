@@ -20,12 +20,12 @@ from macros.query.guide import all_pairs, guide_inputs
 from macros.render.about import render_known_gaps, render_sources_table
 from macros.render.api import api_files
 from macros.render.compare import PAGES as COMPARE_PAGES
-from macros.render.compare import render_compare_index, render_compare_page
+from macros.render.compare import compare_page_inputs, render_compare_index, render_compare_page
 from macros.render.feed import atom_feed
 from macros.render.home import render_latest_release, render_release_list, render_upgrade_teaser
 from macros.render.made_from import MadeFrom
 from macros.render.markdown import Rendered
-from macros.render.release import render_release_page
+from macros.render.release import release_page_inputs, render_release_page
 from macros.render.upgrade import render_upgrade_guide, render_upgrade_index
 
 #: Hand-written index page -> the title of its own entry in the nav section it heads. The section
@@ -74,9 +74,12 @@ class GeneratedPage:
     def build(self, catalog: Catalog) -> Rendered:
         """The whole page source (front matter and Markdown) and its finished HTML."""
         if self.inputs is None:
-            rendered = self.render(catalog)
-        else:
-            rendered = _made_from.get(self.path, self.inputs(catalog), lambda: self.render(catalog))
+            return self._with_front_matter(self.render(catalog))
+        # A kept page is the very object of the last build, so the hook need not fingerprint it again.
+        inputs = (self.front_matter(), *self.inputs(catalog))
+        return _made_from.get(self.path, inputs, lambda: self._with_front_matter(self.render(catalog)))
+
+    def _with_front_matter(self, rendered: Rendered) -> Rendered:
         return Rendered(self.front_matter() + rendered.markdown, rendered.finished_html)
 
 
@@ -97,6 +100,7 @@ def release_pages(catalog: Catalog) -> list[GeneratedPage]:
             _description(f"PyTorch {release.version} (released {release.date}): {release.summary}"),
             partial(render_release_page, version=release.version),
             section="releases/index.md",
+            inputs=partial(release_page_inputs, version=release.version),
         )
         for release in reversed(catalog.releases)
     ]
@@ -110,6 +114,7 @@ def compare_pages() -> list[GeneratedPage]:
             spec.description,
             partial(render_compare_page, name=spec.name),
             section="compare/index.md",
+            inputs=partial(compare_page_inputs, name=spec.name),
             hide=("toc",),
         )
         for spec in COMPARE_PAGES

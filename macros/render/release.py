@@ -9,7 +9,7 @@ from functools import lru_cache
 from macros.dataset.model import Item, Release, Source
 from macros.dataset.text import plain_text, text_html
 from macros.dataset.vocabulary import KINDS, TIERS
-from macros.query.catalog import Catalog, Citations
+from macros.query.catalog import Catalog, Citations, fields_except
 from macros.query.gpu import gpu_sources, gpu_support, known_gpus
 from macros.query.install import install_variants
 from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS, drop_text
@@ -134,6 +134,22 @@ def size_text(release: Release, previous: Release | None) -> str:
     ]
     since = f" since {previous.version}" if previous else ""
     return " from ".join(parts) + since
+
+
+#: Fields of the other releases that a release page does not show. Under `mkdocs serve` an edit to
+#: one of them (2.15's summary) re-renders only that release's own page. tests/test_render.py
+#: changes them in every other release and requires each page to stay the same.
+OTHER_RELEASES_IGNORED: frozenset[str] = frozenset({"summary"})
+
+
+def release_page_inputs(catalog: Catalog, version: str) -> tuple[object, ...]:
+    """What the page of `version` is made from (render/made_from.py): its release, what it reads
+    of the others, the source registry, the package index and the GPU and driver tables."""
+    others = tuple(
+        release if release.version == version else fields_except(release, OTHER_RELEASES_IGNORED)
+        for release in catalog.releases
+    )
+    return (version, *others, *catalog.sources.values(), catalog.pypi, catalog.gpus, catalog.drivers)
 
 
 def render_release_page(catalog: Catalog, version: str) -> Rendered:
