@@ -10,6 +10,7 @@ matches no file cannot pass silently.
 from __future__ import annotations
 
 import subprocess
+
 import pytest
 from conftest import ROOT
 

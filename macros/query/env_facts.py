@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from macros.dataset import wheels
+from macros.dataset.vocabulary import DRIVER_SYSTEMS, TORCH
 from macros.query.catalog import Catalog
 
 
@@ -20,7 +21,7 @@ def intel_mac_last(catalog: Catalog) -> str | None:
     """The newest release whose X.Y.0 has macOS x86_64 wheels on PyPI (the snapshot's tags)."""
     if catalog.pypi is None:
         return None
-    torch = wheels.wheels(catalog.pypi, "torch")
+    torch = wheels.wheels(catalog.pypi, TORCH)
     with_intel = [
         release.version
         for release in catalog.releases
@@ -33,7 +34,7 @@ def apple_silicon_floors(catalog: Catalog) -> dict[str, str]:
     """Release -> the oldest macOS some of its X.Y.0 Apple silicon wheels on PyPI install on."""
     if catalog.pypi is None:
         return {}
-    torch = wheels.wheels(catalog.pypi, "torch")
+    torch = wheels.wheels(catalog.pypi, TORCH)
     floors = {}
     for release in catalog.releases:
         found = wheels.floors(wheels.of_version(torch, f"{release.version}.0"), "macOS arm64", wheels.macos_of)
@@ -54,11 +55,11 @@ def env_facts(catalog: Catalog) -> dict[str, Any]:
         "gpus": [[model.name, model.capability, int(model.arm), list(model.aliases)] for model in gpus],
         "families": {model.capability: model.family for model in gpus},
         "drivers": {
-            build.cuda: {"linux": build.linux, "windows": build.windows, "toolkit": build.toolkit}
+            build.cuda: {**{system: getattr(build, system) for system in DRIVER_SYSTEMS}, "toolkit": build.toolkit}
             for build in (drivers.builds if drivers else [])
         },
         "driverFloors": {
-            floor.major: {"linux": floor.linux, "windows": floor.windows}
+            floor.major: {system: getattr(floor, system) for system in DRIVER_SYSTEMS}
             for floor in (drivers.floors if drivers else [])
         },
     }
