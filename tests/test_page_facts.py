@@ -3,7 +3,8 @@
 The guide's `<script type="application/json" id="atlas-facts">` (query/env_facts.py) is read here
 from the rendered page, as the browser reads it, and compared with macros/dataset/vocabulary.py
 and the model: the setup's fields are the `applies_to` lists, the variant families and their
-patterns, the operating systems with their labels, NVIDIA's driver columns. The "Your setup"
+patterns, the operating systems with their labels, NVIDIA's driver columns, each CUDA wheel's
+version. The "Your setup"
 controls offer the same operating systems. atlas.js's rules are tested on these facts by
 tests/js/atlas_rules.test.js (tests/test_js.py).
 """
@@ -68,3 +69,15 @@ def test_operating_systems_and_driver_columns_come_from_the_vocabulary(facts: di
         (option["value"], option.text) for option in page.find("select", attrs={"name": "os"}).find_all("option")
     ]
     assert offered[1:] == [(term.value, term.label) for term in systems]
+
+
+def test_cuda_versions_are_every_cuda_build_of_the_data(facts: dict) -> None:
+    catalog = open_catalog(ROOT / "data")
+    builds = {
+        build.version
+        for release in catalog.releases
+        for build in release.platform.cuda.stable + release.platform.cuda.experimental
+    }
+    assert sorted(facts["cudaVersions"].values()) == sorted(builds)
+    for variant, version in facts["cudaVersions"].items():
+        assert variant == "cu" + version.replace(".", ""), variant  # the download index's naming

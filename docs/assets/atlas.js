@@ -329,9 +329,9 @@
     return same ? reading : null;
   }
 
-  function cudaOf(variant) {
-    var digits = (variant.match(/^cu(\d+)$/) || [])[1];
-    return digits ? digits.slice(0, -1) + "." + digits.slice(-1) : "";
+  /* cu128 -> 12.8: the CUDA version of each wheel variant the data has (query/env_facts.py). */
+  function cudaOf(variant, facts) {
+    return ((facts || FACTS).cudaVersions || {})[variant] || "";
   }
 
   /* The CUDA wheels of the GPU table that run this GPU (query/gpu.py decided each cell). */
@@ -366,21 +366,21 @@
       .filter(function (v) { return inFamily(v, "cudaFamily", facts); });
     var running = wheelsRunning(root, setup.gpu) || variants;
     var verdicts = {};
-    variants.forEach(function (v) { verdicts[v] = Env.driverFor(driver, cudaOf(v), os, facts); });
+    variants.forEach(function (v) { verdicts[v] = Env.driverFor(driver, cudaOf(v, facts), os, facts); });
     var fine = running.filter(function (v) { return verdicts[v].verdict === "yes"; });
     var limited = running.filter(function (v) { return verdicts[v].verdict === "compat"; });
     var text = "Your NVIDIA driver " + driver + " (" + system + "): ";
     var mine = verdicts[setup.variant];
     if (mine && mine.verdict === "yes") {
-      text += "new enough for the " + to + " " + setup.variant + " wheel (NVIDIA pairs CUDA " + cudaOf(setup.variant) + " with " + mine.needs + " or newer).";
+      text += "new enough for the " + to + " " + setup.variant + " wheel (NVIDIA pairs CUDA " + cudaOf(setup.variant, facts) + " with " + mine.needs + " or newer).";
     } else if (mine && mine.verdict === "compat") {
-      text += "older than " + mine.needs + ", the driver NVIDIA pairs with CUDA " + cudaOf(setup.variant) + "; the " + setup.variant +
-        " wheel still runs on it under NVIDIA's minor-version compatibility (CUDA " + cudaOf(setup.variant).split(".")[0] +
+      text += "older than " + mine.needs + ", the driver NVIDIA pairs with CUDA " + cudaOf(setup.variant, facts) + "; the " + setup.variant +
+        " wheel still runs on it under NVIDIA's minor-version compatibility (CUDA " + cudaOf(setup.variant, facts).split(".")[0] +
         " from " + mine.floor + "), with its limits (PTX that needs a newer driver fails).";
     } else if (mine && mine.verdict === "no") {
       text += "too old for the " + to + " " + setup.variant + " wheel, which needs " + (mine.needs || mine.floor) + " or newer.";
     } else if (mine) {
-      text += "the data has no " + system + " driver minimum for CUDA " + cudaOf(setup.variant) + ".";
+      text += "the data has no " + system + " driver minimum for CUDA " + cudaOf(setup.variant, facts) + ".";
     }
     var which = "the " + to + " wheels" + (setup.gpu ? " that run your GPU" : "") + " (" + running.join(", ") + ")";
     var needs = running.map(function (v) { return v + " needs " + (verdicts[v].needs || verdicts[v].floor || "a driver the data does not give"); });
@@ -468,7 +468,7 @@
     var driverOk = function (variant) {
       if (!reading || !reading.found.driver) return true;
       var os = driverSystem(reading.found.os, facts);
-      return Env.driverFor(reading.found.driver, cudaOf(variant), os, facts).verdict !== "no";
+      return Env.driverFor(reading.found.driver, cudaOf(variant, facts), os, facts).verdict !== "no";
     };
     var intelMac = reading && reading.found.os === mac && reading.found.arch === "x86_64";
     if (intelMac && facts.intelMacLast && olderThan(facts.intelMacLast, to)) {

@@ -29,6 +29,7 @@ from macros.dataset.vocabulary import (
     WINDOWS,
 )
 from macros.query.catalog import Catalog
+from macros.query.install import cuda_tag
 
 #: The "Your setup" controls, in order: the query parameter (a public contract: `?variant=cu128`),
 #: the `applies_to` list a guide row carries it in (`data-variants`), and how a value matches one
@@ -94,6 +95,12 @@ def env_facts(catalog: Catalog) -> dict[str, Any]:
     return {
         **vocabulary_facts(),
         "releases": [release.version for release in catalog.releases],
+        # Wheel variant -> its CUDA version (cu128 -> 12.8), every CUDA build of the data.
+        "cudaVersions": {
+            cuda_tag(build.version): build.version
+            for release in catalog.releases
+            for build in release.platform.cuda.stable + release.platform.cuda.experimental
+        },
         "intelMacLast": intel_mac_last(catalog),
         "appleSiliconMacos": apple_silicon_floors(catalog),
         # [name, compute capability, Arm-only, aliases]; families per capability.

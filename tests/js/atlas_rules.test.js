@@ -34,13 +34,18 @@ test("normalizeGpu reads sm_80, sm80, 80 and 8.0 as 8.0, and nothing else", () =
   for (const typed of ["", "ampere", "8.", "sm_8", "8.0.1", null, undefined]) assert.equal(rules.normalizeGpu(typed), "", String(typed));
 });
 
-test("olderThan and cudaOf compare releases and name a CUDA wheel's toolkit", () => {
+test("olderThan compares releases by number", () => {
   assert.equal(rules.olderThan("2.9", "2.10"), true);
   assert.equal(rules.olderThan("2.10", "2.9"), false);
   assert.equal(rules.olderThan("2.10", "2.10"), false);
-  assert.equal(rules.cudaOf("cu128"), "12.8");
-  assert.equal(rules.cudaOf("cu130"), "13.0");
-  assert.equal(rules.cudaOf("rocm7.1"), "");
+});
+
+test("cudaOf names a CUDA wheel's toolkit as the data does", needsFacts, () => {
+  assert.ok(Object.keys(facts.cudaVersions).length > 0);
+  for (const [variant, version] of Object.entries(facts.cudaVersions)) assert.equal(rules.cudaOf(variant, facts), version);
+  assert.equal(rules.cudaOf("cu128", facts), "12.8");
+  assert.equal(rules.cudaOf("cu999", facts), "", "a wheel the data does not have");
+  assert.equal(rules.cudaOf("rocm7.1", facts), "");
 });
 
 test("variantFamily follows the vocabulary's families", needsFacts, () => {
