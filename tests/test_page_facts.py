@@ -4,9 +4,8 @@ The guide's `<script type="application/json" id="atlas-facts">` (query/env_facts
 from the rendered page, as the browser reads it, and compared with macros/dataset/vocabulary.py
 and the model: the setup's fields are the `applies_to` lists, the variant families and their
 patterns, the operating systems with their labels, NVIDIA's driver columns, each CUDA wheel's
-version. The "Your setup"
-controls offer the same operating systems. atlas.js's rules are tested on these facts by
-tests/js/atlas_rules.test.js (tests/test_js.py).
+version. The "Your setup" controls offer the same operating systems. atlas.js's rules are tested
+on these facts by tests/js/atlas_rules.test.js (tests/test_js.py).
 """
 
 from __future__ import annotations
