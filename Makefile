@@ -52,12 +52,15 @@ OUT ?= materialized
 materialize: $(STAMP) ## Write the site as plain files + a mkdocs.yml without hooks into OUT (exit plan)
 	$(BIN)/python -m macros materialize $(OUT)
 
+NODE_STAMP := tests/browser/node_modules/.installed
+ESLINT := tests/browser/node_modules/.bin/eslint --config tests/browser/eslint.config.mjs --max-warnings 0
+JS_LINTED := docs/assets/atlas.js docs/assets/atlas-env.js tests/js/
+
 .PHONY: lint
-lint: $(STAMP) ## ruff check and format check
+lint: $(STAMP) $(NODE_STAMP) ## ruff check and format check; ESLint on the site's scripts and their tests
 	$(BIN)/ruff check macros tests
 	$(BIN)/ruff format --check macros tests
-
-NODE_STAMP := tests/browser/node_modules/.installed
+	$(ESLINT) $(JS_LINTED)
 
 $(NODE_STAMP): tests/browser/package-lock.json | system
 	npm ci --prefix tests/browser --silent --no-audit --no-fund --ignore-scripts

@@ -10,9 +10,10 @@ import pytest
 from conftest import ROOT, Build
 from tablekit import Grid, read_table
 
+from macros.dataset.vocabulary import COMPANIONS as COMPANION_TERMS
 from macros.query.catalog import Catalog, open_catalog
 
-COMPANIONS = ("torchvision", "torchaudio", "torchao", "torchcodec")
+COMPANIONS = COMPANION_TERMS.values  # the order tables list them in
 
 
 @pytest.fixture(scope="module")

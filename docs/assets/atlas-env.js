@@ -295,7 +295,9 @@
     var builds = (facts && facts.drivers) || {};
     var entry = builds[cuda];
     if (!driver || !entry) return { verdict: "unknown" };
-    var system = os === "windows" ? "windows" : "linux";
+    // NVIDIA's tables have a column per system (facts.driverSystems); any other reads the first.
+    var systems = facts.driverSystems || [];
+    var system = systems.indexOf(os) >= 0 ? os : systems[0];
     var needs = entry[system];
     var floor = ((facts.driverFloors || {})[cuda.split(".")[0]] || {})[system];
     if (needs && atLeast(driver, needs)) return { verdict: "yes", needs: needs, floor: floor };

@@ -224,8 +224,44 @@
   /* The personal guide: ?variant=&python=&gpu=&os= narrow an upgrade guide to one setup. Rows
      carry data-variants/os/python/gpu (from the data's applies_to); a row without them concerns
      everyone. Nothing is hidden without JavaScript, and the address keeps the choice. */
-  var SETUP_FIELDS = ["variant", "os", "python", "gpu"];
-  var Env = window.AtlasEnv;
+  var Env = typeof window === "undefined" ? null : window.AtlasEnv;  // Node's tests load no atlas-env.js
+
+  /* The setup's fields (query parameters) and the vocabulary the rules below use (variant
+     families, operating systems) come from the page's facts, written by the build from the data's
+     vocabulary (query/env_facts.py); a page without them has no setup controls. */
+  var SETUP_FIELDS = [];
+  var FACTS = {};
+
+  function readVocabulary(root) {
+    var facts = pageFacts(root);
+    if (!facts || !facts.setupFields) return;
+    FACTS = facts;
+    SETUP_FIELDS = facts.setupFields.map(function (field) { return field.name; });
+  }
+
+  function setupField(name, facts) {
+    return ((facts || FACTS).setupFields || []).filter(function (field) { return field.name === name; })[0] || {};
+  }
+
+  /* cu128 -> cuda, rocm7.1 -> rocm (the families' patterns, from the vocabulary); others stand for themselves. */
+  function variantFamily(variant, facts) {
+    var families = (facts || FACTS).variantFamilies || [];
+    for (var i = 0; i < families.length; i++) {
+      if (new RegExp("^(?:" + families[i][1] + ")$").test(variant)) return families[i][0];
+    }
+    return variant;
+  }
+
+  function inFamily(variant, role, facts) {
+    var wanted = ((facts || FACTS).variants || {})[role];
+    return Boolean(variant && wanted) && variantFamily(variant, facts) === wanted;
+  }
+
+  /* NVIDIA's driver tables have a column per system (Linux, Windows); any other reads the first. */
+  function driverSystem(os, facts) {
+    var systems = (facts || FACTS).driverSystems || [];
+    return systems.indexOf(os) >= 0 ? os : systems[0];
+  }
 
   /* The facts the build wrote into the page (query/env_facts.py): GPU models, drivers, releases. */
   function pageFacts(root) {
@@ -242,21 +278,20 @@
     return match ? match[1] + "." + match[2] : "";
   }
 
-  function variantMatches(values, mine) {
-    return values.some(function (value) {
-      if (value === mine) return true;
-      if (value === "cuda") return /^cu\d{3}$/.test(mine);
-      if (value === "rocm") return mine.indexOf("rocm") === 0;
-      return false;
-    });
+  /* A row's variants (or families: cuda, rocm) name the chosen wheel. */
+  function variantMatches(values, mine, facts) {
+    var family = variantFamily(mine, facts);
+    return values.some(function (value) { return value === mine || value === family; });
   }
 
-  function appliesTo(row, setup) {
-    return [["variants", setup.variant], ["os", setup.os], ["python", setup.python], ["gpu", setup.gpu]].every(function (check) {
-      var raw = row.getAttribute("data-" + check[0]);
-      if (!raw || !check[1]) return true;
+  /* A row concerns the setup unless one of its applies_to lists leaves the chosen value out. */
+  function appliesTo(row, setup, facts) {
+    return ((facts || FACTS).setupFields || []).every(function (field) {
+      var raw = row.getAttribute("data-" + field.appliesTo);
+      var mine = setup[field.name];
+      if (!raw || !mine) return true;
       var values = raw.split(" ");
-      return check[0] === "variants" ? variantMatches(values, check[1]) : values.indexOf(check[1]) >= 0;
+      return field.match === "family" ? variantMatches(values, mine, facts) : values.indexOf(mine) >= 0;
     });
   }
 
@@ -267,7 +302,7 @@
     var chosen = SETUP_FIELDS.some(function (name) { return setup[name]; });
     var named = function (row) {
       return SETUP_FIELDS.some(function (name) {
-        var attribute = name === "variant" ? "data-variants" : "data-" + name;
+        var attribute = "data-" + setupField(name).appliesTo;
         return setup[name] && row.hasAttribute(attribute);
       }) ? 0 : 1;
     };
@@ -294,9 +329,9 @@
     return same ? reading : null;
   }
 
-  function cudaOf(variant) {
-    var digits = (variant.match(/^cu(\d+)$/) || [])[1];
-    return digits ? digits.slice(0, -1) + "." + digits.slice(-1) : "";
+  /* cu128 -> 12.8: the CUDA version of each wheel variant the data has (query/env_facts.py). */
+  function cudaOf(variant, facts) {
+    return ((facts || FACTS).cudaVersions || {})[variant] || "";
   }
 
   /* The CUDA wheels of the GPU table that run this GPU (query/gpu.py decided each cell). */
@@ -325,27 +360,27 @@
     answer.hidden = !driver;
     if (!driver) return;
     var to = root.querySelector("form#your-setup").dataset.to;
-    var os = reading.found.os === "windows" ? "windows" : "linux";
-    var system = os === "windows" ? "Windows" : "Linux";
+    var os = driverSystem(reading.found.os, facts);
+    var system = ((facts.os || {}).labels || {})[os] || os;
     var variants = Array.prototype.map.call(root.querySelectorAll(".atlas-gpus thead th"), function (th) { return th.textContent.trim(); })
-      .filter(function (v) { return /^cu\d+$/.test(v); });
+      .filter(function (v) { return inFamily(v, "cudaFamily", facts); });
     var running = wheelsRunning(root, setup.gpu) || variants;
     var verdicts = {};
-    variants.forEach(function (v) { verdicts[v] = Env.driverFor(driver, cudaOf(v), os, facts); });
+    variants.forEach(function (v) { verdicts[v] = Env.driverFor(driver, cudaOf(v, facts), os, facts); });
     var fine = running.filter(function (v) { return verdicts[v].verdict === "yes"; });
     var limited = running.filter(function (v) { return verdicts[v].verdict === "compat"; });
     var text = "Your NVIDIA driver " + driver + " (" + system + "): ";
     var mine = verdicts[setup.variant];
     if (mine && mine.verdict === "yes") {
-      text += "new enough for the " + to + " " + setup.variant + " wheel (NVIDIA pairs CUDA " + cudaOf(setup.variant) + " with " + mine.needs + " or newer).";
+      text += "new enough for the " + to + " " + setup.variant + " wheel (NVIDIA pairs CUDA " + cudaOf(setup.variant, facts) + " with " + mine.needs + " or newer).";
     } else if (mine && mine.verdict === "compat") {
-      text += "older than " + mine.needs + ", the driver NVIDIA pairs with CUDA " + cudaOf(setup.variant) + "; the " + setup.variant +
-        " wheel still runs on it under NVIDIA's minor-version compatibility (CUDA " + cudaOf(setup.variant).split(".")[0] +
+      text += "older than " + mine.needs + ", the driver NVIDIA pairs with CUDA " + cudaOf(setup.variant, facts) + "; the " + setup.variant +
+        " wheel still runs on it under NVIDIA's minor-version compatibility (CUDA " + cudaOf(setup.variant, facts).split(".")[0] +
         " from " + mine.floor + "), with its limits (PTX that needs a newer driver fails).";
     } else if (mine && mine.verdict === "no") {
       text += "too old for the " + to + " " + setup.variant + " wheel, which needs " + (mine.needs || mine.floor) + " or newer.";
     } else if (mine) {
-      text += "the data has no " + system + " driver minimum for CUDA " + cudaOf(setup.variant) + ".";
+      text += "the data has no " + system + " driver minimum for CUDA " + cudaOf(setup.variant, facts) + ".";
     }
     var which = "the " + to + " wheels" + (setup.gpu ? " that run your GPU" : "") + " (" + running.join(", ") + ")";
     var needs = running.map(function (v) { return v + " needs " + (verdicts[v].needs || verdicts[v].floor || "a driver the data does not give"); });
@@ -391,7 +426,7 @@
         mine.dataset.via + ".";
     } else if (mine) {
       answer.textContent = "No: the " + to + " " + setup.variant + " wheel does not run your GPU (" + gpu + ")" + others;
-    } else if (/^cu\d+$/.test(setup.variant)) {
+    } else if (inFamily(setup.variant, "cudaFamily")) {
       answer.textContent = (unsure ? "The data knows no " + setup.variant + " wheel of " + to : to + " has no " + setup.variant + " wheel") +
         "; for your GPU (" + gpu + ") " +
         (running.length ? "these do: " + running.join(", ") + "." : none);
@@ -418,7 +453,9 @@
     var to = root.querySelector("form#your-setup").dataset.to;
     var facts = pageFacts(root) || {};
     var reading = pastedReading(root, setup);
-    var want = setup.variant === "mps" || (!setup.variant && setup.os === "macos") ? "pypi" : setup.variant;
+    var names = facts.variants || {};
+    var mac = (facts.os || {}).mac;
+    var want = setup.variant === names.appleGpu || (!setup.variant && setup.os === mac) ? names.pypiDefault : setup.variant;
     var rows = Array.prototype.slice.call(box.querySelectorAll("tr[data-variant]"));
     var show = function (variants) {
       var match = rows.filter(function (row) { return variants.indexOf(row.dataset.variant) >= 0; });
@@ -430,41 +467,41 @@
     var running = wheelsRunning(root, setup.gpu);
     var driverOk = function (variant) {
       if (!reading || !reading.found.driver) return true;
-      var os = reading.found.os === "windows" ? "windows" : "linux";
-      return Env.driverFor(reading.found.driver, cudaOf(variant), os, facts).verdict !== "no";
+      var os = driverSystem(reading.found.os, facts);
+      return Env.driverFor(reading.found.driver, cudaOf(variant, facts), os, facts).verdict !== "no";
     };
-    var intelMac = reading && reading.found.os === "macos" && reading.found.arch === "x86_64";
+    var intelMac = reading && reading.found.os === mac && reading.found.arch === "x86_64";
     if (intelMac && facts.intelMacLast && olderThan(facts.intelMacLast, to)) {
       // PyPI's last macOS x86_64 wheels are older than B: no command here installs on this Mac.
       show([]);
       notes.push("No " + to + " wheel installs on an Intel Mac: PyPI's last macOS x86_64 wheels are " + facts.intelMacLast + "'s.");
-    } else if (reading && reading.found.os === "macos" && macosTooOld(reading, facts, to)) {
+    } else if (reading && reading.found.os === mac && macosTooOld(reading, facts, to)) {
       show([]);
       notes.push("No " + to + " wheel installs on " + reading.found.osName.replace(/\s*\(.*\)$/, "") + ": PyPI's " + to +
         " wheels for Apple silicon need macOS " + facts.appleSiliconMacos[to] + " or newer.");
-    } else if (intelMac && show(["pypi"]).length) {
+    } else if (intelMac && show([names.pypiDefault]).length) {
       notes.push("On an Intel Mac, PyPI's wheel is the one that installs (CPU only: no MPS).");
-    } else if (running && running.length && (!want || /^cu\d+$/.test(want) || want === "pypi") && running.indexOf(want) < 0) {
+    } else if (running && running.length && (!want || inFamily(want, "cudaFamily", facts) || want === names.pypiDefault) && running.indexOf(want) < 0) {
       // The GPU answer said which wheels run this GPU: the box offers those, never another.
       var usable = running.filter(driverOk);
       var offered = show(usable.length ? usable : running);
-      notes.push((want && want !== "pypi" ? "The " + to + " " + want + " wheel does not run your GPU" : "For your GPU") +
+      notes.push((want && want !== names.pypiDefault ? "The " + to + " " + want + " wheel does not run your GPU" : "For your GPU") +
         ": the commands shown are for the " + to + " wheels that do" + (usable.length && usable.length < running.length ? " with your driver" : "") +
         " (" + offered.map(function (row) { return row.dataset.variant; }).join(", ") + ").");
     } else {
       var match = rows.filter(function (row) { return row.dataset.variant === want; });
       // A pasted ROCm build this guide offers no choice for still is a ROCm machine.
-      var rocmBox = (want || (reading && reading.found.variant) || "").indexOf("rocm") === 0;
+      var rocmBox = inFamily(want || (reading && reading.found.variant) || "", "rocmFamily", facts);
       if (rocmBox && !match.length) {
         want = want || reading.found.variant;
         // A ROCm machine: the CUDA commands (PyPI's included) are no use to it.
-        var rocm = show(rows.filter(function (row) { return row.dataset.variant.indexOf("rocm") === 0 || row.dataset.variant === "cpu"; })
+        var rocm = show(rows.filter(function (row) { return inFamily(row.dataset.variant, "rocmFamily", facts) || row.dataset.variant === names.cpuOnly; })
           .map(function (row) { return row.dataset.variant; }));
         notes.push(to + " has no " + want + " wheel: shown are its ROCm wheels" + (rocm.length > 1 ? "" : " (none in the data)") + " and the CPU one.");
       } else {
         rows.forEach(function (row) { row.hidden = match.length > 0 && match.indexOf(row) < 0; });
-        if (want && !match.length && want !== "source") {
-          notes.push(caveat && /^cu\d+$/.test(want)
+        if (want && !match.length && want !== names.fromSource) {
+          notes.push(caveat && inFamily(want, "cudaFamily", facts)
             ? "The data knows no " + want + " wheel of " + to + ": every command is shown. " + caveat.textContent.trim()
             : to + " has no " + want + " wheel: every command is shown.");
         }
@@ -575,7 +612,7 @@
     var gpu = Env.oldestGpu(found.gpus, facts);
     var setup = { variant: found.variant, os: found.os, python: found.python, gpu: gpu.capability || "" };
     var notes = [];
-    if (found.arch === "x86_64" && found.os === "macos") notes.push(intelMacNote(facts));
+    if (found.arch === "x86_64" && found.os === (facts.os || {}).mac) notes.push(intelMacNote(facts));
     return { found: found, gpu: gpu, setup: setup, facts: facts, notes: notes.filter(Boolean) };
   }
 
@@ -719,7 +756,7 @@
       var setup = {};
       SETUP_FIELDS.forEach(function (name) {
         var value = form.elements[name].value.trim();
-        setup[name] = name === "gpu" ? normalizeGpu(value) : value;
+        setup[name] = setupField(name).match === "capability" ? normalizeGpu(value) : value;
       });
       return setup;
     }
@@ -840,6 +877,7 @@
   }
 
   function setup() {
+    readVocabulary(document);
     setupPalette(document);
     setupPersonalGuide(document);
     setupTicks(document);
@@ -848,6 +886,14 @@
     setupCopyLinks(document);
     setupInstallCopy(document);
     Array.prototype.forEach.call(document.querySelectorAll(".atlas-table"), setupTable);
+  }
+
+  /* Node's unit tests (tests/js/atlas_rules.test.js) load the pure rules; a browser never gets here. */
+  if (typeof module === "object" && module.exports) {
+    module.exports = { compareValues: compareValues, normalizeGpu: normalizeGpu, variantFamily: variantFamily,
+      variantMatches: variantMatches, appliesTo: appliesTo, driverSystem: driverSystem, cudaOf: cudaOf,
+      olderThan: olderThan, macosTooOld: macosTooOld };
+    return;
   }
 
   if (window.document$ && typeof window.document$.subscribe === "function") {

@@ -27,7 +27,7 @@ from macros.dataset.model import (
 )
 from macros.dataset.problems import Path as FieldPath
 from macros.dataset.problems import Problem, format_path
-from macros.dataset.vocabulary import TIERS
+from macros.dataset.vocabulary import DEPRECATION, REJECTED, REMOVAL, TIERS, TORCH
 
 
 @dataclass(frozen=True)
@@ -264,7 +264,7 @@ def _follow_problems(
     if earlier.key >= loaded.record.key:
         message = f"{target!r} is in {earlier.version}, not in an earlier release"
         yield _problem(loaded, (*at, "follows"), message)
-    elif kind == "deprecation" and earlier_item.kind == "removal":
+    elif kind == DEPRECATION and earlier_item.kind == REMOVAL:
         message = f"a deprecation cannot follow the removal {target!r}: deprecate before removing"
         yield _problem(loaded, (*at, "follows"), message)
 
@@ -309,7 +309,7 @@ def disputes_favour_better_sources(data: Dataset) -> Iterator[Problem]:
     tiers = {source.id: source.tier for source in data.sources.record.sources}
     for loaded in data.releases:
         for index, dispute in enumerate(loaded.record.disputes):
-            if dispute.verdict != "rejected":
+            if dispute.verdict != REJECTED:
                 continue
             # Unknown source ids are reported by `sources_exist`; here they simply do not count.
             claimed = [TIERS.rank(tiers[s]) for s in dispute.claimed_by if s in tiers]
@@ -354,7 +354,7 @@ def releases_agree_with_pypi(data: Dataset) -> Iterator[Problem]:
         return
     snapshot = data.pypi.record
     when = f"PyPI (snapshot of {snapshot.fetched}, data/pypi.json)"
-    torch = wheels.wheels(snapshot, "torch")
+    torch = wheels.wheels(snapshot, TORCH)
     for loaded in data.releases:
         release = loaded.record
         found = wheels.of_version(torch, f"{release.version}.0")
@@ -396,7 +396,7 @@ def data_is_not_behind_pypi(data: Dataset) -> Iterator[Problem]:
     if data.pypi is None or not data.releases:
         return
     newest = max(loaded.record.key for loaded in data.releases)
-    torch = wheels.wheels(data.pypi.record, "torch")
+    torch = wheels.wheels(data.pypi.record, TORCH)
     uploads = wheels.first_uploads(torch)
     missing: dict[tuple[int, int], str] = {}
     for version, day in uploads.items():
@@ -406,7 +406,7 @@ def data_is_not_behind_pypi(data: Dataset) -> Iterator[Problem]:
         missing[key[:2]] = min(day, missing.get(key[:2], day))
     if not missing:
         return
-    files = data.pypi.record.packages.get("torch", [])  # type: ignore[call-overload]
+    files = data.pypi.record.packages.get(TORCH, [])  # type: ignore[call-overload]
     for (major, minor), day in sorted(missing.items()):
         index = next(
             (i for i, f in enumerate(files) if f.file.startswith(f"torch-{major}.{minor}.")),
@@ -414,7 +414,7 @@ def data_is_not_behind_pypi(data: Dataset) -> Iterator[Problem]:
         )
         first = f"{major}.{minor}.0" if f"{major}.{minor}.0" in uploads else f"{major}.{minor}.x"
         message = f"torch {first} is on PyPI since {day} but data/releases has no {major}.{minor}"
-        yield _problem(data.pypi, ("packages", "torch", index), message)
+        yield _problem(data.pypi, ("packages", TORCH, index), message)
 
 
 def ledgers_agree_with_data(data: Dataset) -> Iterator[Problem]:

@@ -34,31 +34,45 @@ from pydantic import (
 )
 
 from macros.dataset.text import code_problem, text_problem
-from macros.dataset.vocabulary import CHANGE_KINDS, NOT_FELT_REASONS, Area, Effect, Kind, Status, Tier, Verdict
+from macros.dataset.vocabulary import (
+    ACTION_KINDS,
+    CHANGE_KINDS,
+    COMPANIONS,
+    NOT_FELT_REASONS,
+    TORCH,
+    VARIANT_PATTERN,
+    Area,
+    Companion,
+    Effect,
+    Kind,
+    OperatingSystem,
+    Status,
+    Tier,
+    Verdict,
+)
 
 # --- vocabularies (wording and order in vocabulary.py) --------------------------------------------
 
 #: Every area, in the order the Literal lists them.
 AREAS: tuple[str, ...] = get_args(Area)
-Companion = Literal["torchvision", "torchaudio", "torchao", "torchcodec"]
-DisputedField = Literal[
-    "date",
-    "stats",
-    "platform.python",
-    "platform.cuda",
-    "platform.cuda.stable",
-    "platform.cuda.experimental",
-    "platform.cuda.default_wheel",
-    "platform.rocm",
-    "platform.xpu",
-    "platform.macos",
-    "platform.cpp",
-    "platform.architectures_dropped",
-    "platform.wheels",
-    "companions.torchvision",
-    "companions.torchaudio",
-    "companions.torchao",
-    "companions.torchcodec",
+# Built from the companions' vocabulary: a new companion is disputable without a change here.
+DisputedField = Literal[  # type: ignore[valid-type]
+    (
+        "date",
+        "stats",
+        "platform.python",
+        "platform.cuda",
+        "platform.cuda.stable",
+        "platform.cuda.experimental",
+        "platform.cuda.default_wheel",
+        "platform.rocm",
+        "platform.xpu",
+        "platform.macos",
+        "platform.cpp",
+        "platform.architectures_dropped",
+        "platform.wheels",
+        *(f"companions.{name}" for name in COMPANIONS.values),
+    )
 ]
 
 # --- scalar types -------------------------------------------------------------------------------
@@ -386,7 +400,7 @@ class Links(Record):
 # --- the package index snapshot (data/pypi.json, written by `make index`) -------------------------
 
 #: The packages whose published wheels the snapshot keeps.
-IndexedPackage = Literal["torch", "torchvision", "torchaudio", "torchao", "torchcodec"]
+IndexedPackage = Literal[(TORCH, *COMPANIONS.values)]  # type: ignore[valid-type]
 
 
 def _wheel_name(value: str) -> str:
@@ -518,7 +532,7 @@ Symbol = Annotated[
 
 #: A wheel variant as the download index names it (cu128, rocm7.1), a family (cuda, rocm), or
 #: mps (macOS), source (building PyTorch yourself).
-Variant = Annotated[str, StringConstraints(pattern=r"^(cpu|cuda|cu[0-9]{3}|rocm|rocm[0-9]+\.[0-9]+|xpu|mps|source)$")]
+Variant = Annotated[str, StringConstraints(pattern=VARIANT_PATTERN)]
 
 
 class AppliesTo(Record):
@@ -527,7 +541,7 @@ class AppliesTo(Record):
     variants: list[Variant] = Field(
         default=[], description="Wheel variants or families (cu128, cuda, rocm, mps, source)."
     )
-    os: list[Literal["linux", "windows", "macos"]] = []
+    os: list[OperatingSystem] = []
     python: list[PythonVersion] = []
     gpu: list[ComputeCapability] = Field(default=[], description="GPU compute capabilities, 7.0 for sm_70.")
 
@@ -596,7 +610,7 @@ class Item(Record):
     def _complete(self) -> Item:
         if self.kind in CHANGE_KINDS and self.effect is None:
             raise ValueError(f"effect is required for a {self.kind} item")
-        if self.kind in {"breaking", "removal"} and self.action is None:
+        if self.kind in ACTION_KINDS and self.action is None:
             raise ValueError(f"action is required for a {self.kind} item")
         if (self.before is None) != (self.after is None):
             raise ValueError("before and after come together")

@@ -1,15 +1,23 @@
-"""Loading stage: the closed vocabularies of the data, each value's wording and style in one place.
+"""Loading stage: the closed vocabularies of the data, each value's wording, order and behaviour in one place.
 
-Every enumerated field (an item's kind, effect and status, a source's tier, a dispute's verdict)
-is declared here twice, side by side: as a `Literal` type, which the model validates against and
-the JSON Schema lists, and as a `Vocabulary` of `Term`s, in reading order, that says how each
-value is shown: its label, the verb used in sentences ("deprecated in 2.10"), and the CSS class
-that styles it. A test checks that both halves list the same values, so a new value cannot reach
-a page without its wording.
+Every enumerated field (an item's kind, effect, area and status, a source's tier, a dispute's
+verdict, a companion library, an operating system) is declared here twice, side by side: as a
+`Literal` type, which the model validates against and the JSON Schema lists, and as a
+`Vocabulary` of `Term`s, in reading order, that says how each value is shown: its label, the verb
+used in sentences ("deprecated in 2.10"), the CSS class that styles it, and its roles (which kinds
+are changes, which effect is silent...). A test checks that both halves list the same values, so a
+new value cannot reach a page without its wording. Code asks this module, never a literal: the
+named subsets below (`CHANGE_KINDS`, `SCANNED_KINDS`...) are computed from the roles, and
+tests/test_vocabulary_literals.py fails when a value is spelled elsewhere in macros/.
+
+Wheel variants are open (cu128, rocm7.1: the data names new ones), so they are described by their
+families (`VARIANT_FAMILIES`): the pattern a variant of each family matches, in the order the
+guide's controls list them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal, get_args
@@ -23,6 +31,8 @@ class Term:
     style: str  # CSS class
     # An effect that gives no sign (no error, no warning): guides list these first, apart.
     silent: bool = False
+    # What the code does with the value (the names are this module's, see the subsets below).
+    roles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -57,24 +67,88 @@ class Vocabulary:
         """The values whose terms give no sign (for effects: the silent behaviour changes)."""
         return frozenset(term.value for term in self.terms if term.silent)
 
+    def having(self, role: str) -> frozenset[str]:
+        """The values that play this role; a role no term has is a mistake in this module."""
+        found = frozenset(term.value for term in self.terms if role in term.roles)
+        if not found:
+            raise KeyError(f"no {self.field} has the role {role!r}")
+        return found
+
+    def the_one(self, role: str) -> str:
+        """The single value that plays this role (the kind that announces a removal...)."""
+        (value,) = self.having(role)
+        return value
+
 
 Kind = Literal["highlight", "feature", "improvement", "breaking", "deprecation", "removal", "platform", "regression"]
+# Roles of kinds: "change" (changes what existing code or installs do; must say how it hits),
+# "feature" (something new), "action" (must say what to do), "code" (the scanner looks for its
+# symbols; the notes' incompatible-changes and deprecations sections give it), "retires" (puts an
+# API on the lifecycle table), "announces" (a deprecation: a later item completes it), "ends"
+# (completes a deprecation), "headline", "regression", "home" (counted on the home page's list).
 KINDS = Vocabulary(
     "kind",
     (
-        Term("highlight", "Highlight", "introduced", "atlas-kind-highlight"),
-        Term("breaking", "Breaking change", "changed", "atlas-kind-breaking"),
-        Term("deprecation", "Deprecation", "deprecated", "atlas-kind-deprecation"),
-        Term("removal", "Removal", "removed", "atlas-kind-removal"),
-        Term("platform", "Platform change", "changed", "atlas-kind-platform"),
-        Term("feature", "New feature", "introduced", "atlas-kind-feature"),
-        Term("improvement", "Improvement", "improved", "atlas-kind-improvement"),
-        Term("regression", "Known regression", "regressed", "atlas-kind-regression"),
+        Term("highlight", "Highlight", "introduced", "atlas-kind-highlight", roles=("feature", "headline", "home")),
+        Term(
+            "breaking",
+            "Breaking change",
+            "changed",
+            "atlas-kind-breaking",
+            roles=("change", "action", "code", "ends", "home"),
+        ),
+        Term(
+            "deprecation",
+            "Deprecation",
+            "deprecated",
+            "atlas-kind-deprecation",
+            roles=("change", "code", "retires", "announces", "home"),
+        ),
+        Term(
+            "removal",
+            "Removal",
+            "removed",
+            "atlas-kind-removal",
+            roles=("change", "action", "code", "retires", "removes", "ends", "home"),
+        ),
+        Term("platform", "Platform change", "changed", "atlas-kind-platform", roles=("change", "ends")),
+        Term("feature", "New feature", "introduced", "atlas-kind-feature", roles=("feature",)),
+        Term("improvement", "Improvement", "improved", "atlas-kind-improvement", roles=("feature",)),
+        Term("regression", "Known regression", "regressed", "atlas-kind-regression", roles=("regression",)),
     ),
 )
 #: Kinds that change what a user's existing code or install does; they must say how they hit.
-CHANGE_KINDS: frozenset[str] = frozenset({"breaking", "deprecation", "removal", "platform"})
-FEATURE_KINDS: frozenset[str] = frozenset({"highlight", "feature", "improvement"})
+CHANGE_KINDS: frozenset[str] = KINDS.having("change")
+FEATURE_KINDS: frozenset[str] = KINDS.having("feature")
+#: Kinds that must say what to do (`action`).
+ACTION_KINDS: frozenset[str] = KINDS.having("action")
+#: Kinds whose symbols the scanner reports (the changes that can break code), and the kinds the
+#: notes' "Backwards Incompatible Changes" and "Deprecations" sections give.
+CODE_KINDS: frozenset[str] = KINDS.having("code")
+#: Kinds that put an API on the lifecycle table (deprecated or removed).
+RETIRING_KINDS: frozenset[str] = KINDS.having("retires")
+#: Kinds that complete a deprecation (its removal, a break, a platform drop).
+ENDING_KINDS: frozenset[str] = KINDS.having("ends")
+#: The kind that announces a later change (warns first).
+DEPRECATION: str = KINDS.the_one("announces")
+#: The kind that removes an API (nothing may deprecate it afterwards).
+REMOVAL: str = KINDS.the_one("removes")
+HEADLINE: str = KINDS.the_one("headline")
+REGRESSION: str = KINDS.the_one("regression")
+#: Kinds the home page counts per release, in reading order.
+HOME_KINDS: tuple[str, ...] = tuple(value for value in KINDS.values if value in KINDS.having("home"))
+
+#: A release page's sections in reading order: (anchor, heading, kinds shown there). Every kind
+#: has one section (a test checks); the anchors are published permalinks.
+KIND_SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("highlights", "Highlights", ("highlight",)),
+    ("breaking-changes", "Breaking changes", ("breaking",)),
+    ("deprecations", "Deprecations", ("deprecation",)),
+    ("removals", "Removals", ("removal",)),
+    ("platform-changes", "Platform changes", ("platform",)),
+    ("new-features", "New features and improvements", ("feature", "improvement")),
+    ("known-regressions", "Known regressions", ("regression",)),
+)
 
 Effect = Literal["error", "warning", "silent", "performance", "packaging"]
 #: Silent changes hurt most: they come first.
@@ -90,10 +164,27 @@ EFFECTS = Vocabulary(
         ),
         Term("error", "raises an error", "raises an error", "atlas-effect-error"),
         Term("warning", "warns", "warns", "atlas-effect-warning"),
-        Term("performance", "changes performance", "runs at a different speed", "atlas-effect-performance"),
-        Term("packaging", "packaging / install", "installs differently", "atlas-effect-packaging"),
+        Term(
+            "performance",
+            "changes performance",
+            "runs at a different speed",
+            "atlas-effect-performance",
+            roles=("not-in-code",),
+        ),
+        Term(
+            "packaging",
+            "packaging / install",
+            "installs differently",
+            "atlas-effect-packaging",
+            roles=("not-in-code", "install"),
+        ),
     ),
 )
+#: Effects no line of Python can act on (speed, how wheels are built): the scanner skips them.
+UNSCANNED_EFFECTS: frozenset[str] = EFFECTS.having("not-in-code")
+#: The effect of changes to how PyTorch installs: the guide gives them their own section, and a
+#: change without an effect sorts with them.
+INSTALL_EFFECT: str = EFFECTS.the_one("install")
 
 Status = Literal["stable", "beta", "prototype", "api-unstable"]
 STATUSES = Vocabulary(
@@ -126,7 +217,7 @@ Verdict = Literal["rejected", "corrected", "unresolved"]
 VERDICTS = Vocabulary(
     "verdict",
     (
-        Term("rejected", "Rejected", "rejected", "atlas-verdict-rejected"),
+        Term("rejected", "Rejected", "rejected", "atlas-verdict-rejected", roles=("false",)),
         Term("corrected", "Corrected", "corrected", "atlas-verdict-corrected"),
         Term("unresolved", "Unresolved", "left open", "atlas-verdict-unresolved"),
     ),
@@ -202,6 +293,89 @@ AREA_TERMS = Vocabulary(
     ),
 )
 
+#: A verdict that calls the claim false (only a source at least as trusted may say so).
+REJECTED: str = VERDICTS.the_one("false")
+
+Companion = Literal["torchvision", "torchaudio", "torchao", "torchcodec"]
+#: Libraries released with torch whose versions each release records (data: `companions`), in the
+#: order tables list them; "install" ones are pinned in the install commands.
+COMPANIONS = Vocabulary(
+    "companion",
+    (
+        Term("torchvision", "torchvision", "is paired", "atlas-companion-torchvision", roles=("install",)),
+        Term("torchaudio", "torchaudio", "is paired", "atlas-companion-torchaudio", roles=("install",)),
+        Term("torchao", "torchao", "is paired", "atlas-companion-torchao"),
+        Term("torchcodec", "torchcodec", "is paired", "atlas-companion-torchcodec"),
+    ),
+)
+#: The package itself, as PyPI and the package index snapshot name it.
+TORCH = "torch"
+#: The companions an install command pins beside torch.
+INSTALLED_COMPANIONS: tuple[str, ...] = tuple(v for v in COMPANIONS.values if v in COMPANIONS.having("install"))
+
+OperatingSystem = Literal["linux", "windows", "macos"]
+#: The operating systems a change may apply to (`applies_to.os`) and the guide's OS control offers.
+OPERATING_SYSTEMS = Vocabulary(
+    "os",
+    (
+        Term("linux", "Linux", "runs Linux", "atlas-os-linux", roles=("nvidia",)),
+        Term("windows", "Windows", "runs Windows", "atlas-os-windows", roles=("nvidia", "windows")),
+        Term("macos", "macOS", "runs macOS", "atlas-os-macos", roles=("apple",)),
+    ),
+)
+#: The systems NVIDIA publishes driver minimums for (data/drivers.yaml's columns).
+DRIVER_SYSTEMS: tuple[str, ...] = tuple(v for v in OPERATING_SYSTEMS.values if v in OPERATING_SYSTEMS.having("nvidia"))
+MACOS: str = OPERATING_SYSTEMS.the_one("apple")
+WINDOWS: str = OPERATING_SYSTEMS.the_one("windows")
+
+
+@dataclass(frozen=True)
+class VariantFamily:
+    """A family of wheel variants: `cuda` holds cu126, cu128...; `cpu` holds itself."""
+
+    value: str  # the family's name, usable in `applies_to.variants`
+    label: str  # as the guide's controls show a member
+    members: str  # regular expression a member variant matches (the family's own name included)
+    pattern: str = ""  # how a member is written besides the family's name ("cu[0-9]{3}")
+
+    def holds(self, variant: str) -> bool:
+        return re.fullmatch(self.members, variant) is not None
+
+
+#: Wheel variant families, in the order the guide's "Wheel" control lists them. cuda and rocm
+#: members name a toolkit version (cu128, rocm7.1); mps is PyPI's macOS wheel on Apple silicon,
+#: source a PyTorch built by its user.
+VARIANT_FAMILIES: tuple[VariantFamily, ...] = (
+    VariantFamily("cpu", "CPU", "cpu"),
+    VariantFamily("cuda", "CUDA", r"cuda|cu[0-9]+", pattern="cu[0-9]{3}"),
+    VariantFamily("rocm", "ROCm", r"rocm.*", pattern=r"rocm[0-9]+\.[0-9]+"),
+    VariantFamily("xpu", "Intel XPU", "xpu"),
+    VariantFamily("mps", "macOS (MPS)", "mps"),
+    VariantFamily("source", "built from source", "source"),
+)
+#: The regular expression `applies_to.variants` validates against: a family or a member.
+VARIANT_PATTERN = "^(" + "|".join(f"{f.value}|{f.pattern}" if f.pattern else f.value for f in VARIANT_FAMILIES) + ")$"
+#: The install command without an index (`pip install torch` from PyPI): not a variant of the data.
+DEFAULT_WHEEL = "pypi"
+
+
+def variant_family(variant: str) -> str:
+    """cu128 -> cuda, rocm7.1 -> rocm; other names stand for themselves."""
+    return next((family.value for family in VARIANT_FAMILIES if family.holds(variant)), variant)
+
+
+def variant_rank(variant: str) -> int:
+    """Position of the variant's family in VARIANT_FAMILIES (the controls' order); unknown last."""
+    family = variant_family(variant)
+    return next((rank for rank, f in enumerate(VARIANT_FAMILIES) if f.value == family), len(VARIANT_FAMILIES))
+
+
+def family(value: str) -> VariantFamily:
+    return next(f for f in VARIANT_FAMILIES if f.value == value)
+
+
+CPU, CUDA, ROCM, XPU, MPS, SOURCE = (f.value for f in VARIANT_FAMILIES)
+
 #: Each vocabulary with the Literal type the model validates against.
 ALL: tuple[tuple[Vocabulary, object], ...] = (
     (KINDS, Kind),
@@ -211,6 +385,8 @@ ALL: tuple[tuple[Vocabulary, object], ...] = (
     (VERDICTS, Verdict),
     (NOT_FELT_REASONS, NotFeltReason),
     (AREA_TERMS, Area),
+    (COMPANIONS, Companion),
+    (OPERATING_SYSTEMS, OperatingSystem),
 )
 
 

@@ -13,12 +13,12 @@ from collections import Counter
 from typing import get_args
 
 from macros.dataset.model import Cited, Kind, Ledger, Release
-from macros.dataset.vocabulary import NOT_FELT_REASONS
+from macros.dataset.vocabulary import CODE_KINDS, NOT_FELT_REASONS
 from macros.query.catalog import Catalog
 
 KINDS: tuple[str, ...] = get_args(Kind)
 #: The kinds the notes' "Backwards Incompatible Changes" and "Deprecations" sections give.
-SECTION_KINDS: frozenset[str] = frozenset({"breaking", "deprecation", "removal"})
+SECTION_KINDS: frozenset[str] = CODE_KINDS
 
 
 def unknown_facts(release: Release) -> list[tuple[str, str]]:

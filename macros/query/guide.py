@@ -14,8 +14,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from macros.dataset.model import Item, PypiSnapshot, Release, version_key
+<<<<<<< HEAD
 from macros.dataset.vocabulary import EFFECTS, FEATURE_KINDS
 from macros.query.catalog import Catalog, fields_except
+=======
+from macros.dataset.vocabulary import DEPRECATION, EFFECTS, FEATURE_KINDS, HEADLINE, INSTALL_EFFECT, REGRESSION
+from macros.query.catalog import Catalog
+>>>>>>> 1ca76518454b974d63d86f952e35490208394e73
 from macros.query.platform import COMPANIONS, DROPS_LABEL, PLATFORM_FACTS, companion_text, drop_text
 
 
@@ -86,7 +91,7 @@ def completion(catalog: Catalog, item: Item, end: Release) -> Entry | None:
     """The item that completes a deprecation (its first non-deprecation follower) up to `end`."""
     own = catalog.release_of(item.id).key
     for release, later in catalog.lifecycle(item.id):
-        completes = later.kind != "deprecation" and own < release.key <= end.key
+        completes = later.kind != DEPRECATION and own < release.key <= end.key
         if later.id != item.id and completes:
             return Entry(release, later)
     return None
@@ -100,7 +105,7 @@ def live_deprecations(catalog: Catalog, guide: UpgradeGuide) -> list[Entry]:
         for release in catalog.releases
         if release.key <= guide.end.key
         for item in release.items
-        if item.kind == "deprecation"
+        if item.kind == DEPRECATION
         and ((done := completion(catalog, item, guide.end)) is None or done.release.key > guide.start.key)
     ]
 
@@ -136,16 +141,16 @@ def _compute_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
     for release in guide.crossed:
         for item in release.items:
             entry = Entry(release, item)
-            if item.kind == "deprecation":
+            if item.kind == DEPRECATION:
                 if completion(catalog, item, guide.end) is None:
                     guide.plan_for.append(entry)
                 else:
                     guide.completed_deprecations.append(entry)
-            elif item.kind in FEATURE_KINDS and not (item.kind != "highlight" and item.effect):
+            elif item.kind in FEATURE_KINDS and not (item.kind != HEADLINE and item.effect):
                 guide.features.append(entry)
-            elif item.kind == "regression":
+            elif item.kind == REGRESSION:
                 guide.regressions.append(entry)
-            elif item.effect == "packaging":
+            elif item.effect == INSTALL_EFFECT:
                 guide.install.append(entry)
             else:
                 guide.breaking.append(entry)
@@ -155,10 +160,10 @@ def _compute_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
         Entry(r, i)
         for r in earlier
         for i in r.items
-        if i.kind == "deprecation" and completion(catalog, i, guide.end) is None
+        if i.kind == DEPRECATION and completion(catalog, i, guide.end) is None
     ]
     # Silent changes hurt most: the effect vocabulary lists them first.
-    guide.breaking.sort(key=lambda e: (EFFECTS.rank(e.item.effect or "packaging"), e.release.key))
+    guide.breaking.sort(key=lambda e: (EFFECTS.rank(e.item.effect or INSTALL_EFFECT), e.release.key))
     guide.delta = platform_delta(guide.start, guide.end, guide.crossed, catalog.pypi)
     guide.checks_first = checks_first(guide)
     return guide

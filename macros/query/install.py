@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from macros.dataset.model import Release, three_part
+from macros.dataset.vocabulary import CPU, CUDA, DEFAULT_WHEEL, INSTALLED_COMPANIONS, ROCM, TORCH, XPU, family
 
 INDEX = "https://download.pytorch.org/whl"
 
@@ -43,10 +44,10 @@ def install_variants(release: Release, *, latest_patch: bool = False) -> list[In
     patch, with the companion versions made for it (an upgrade guide)."""
     patch = newest_patch(release) if latest_patch else f"{release.version}.0"
     packages = " ".join(
-        [f"torch=={patch}"]
+        [f"{TORCH}=={patch}"]
         + [
             f"{companion.name}=={three_part(companion.with_patches.get(patch, companion.version))}"
-            for name in ("torchvision", "torchaudio")
+            for name in INSTALLED_COMPANIONS
             for companion in release.companions
             if companion.name == name and companion.version
         ]
@@ -59,13 +60,17 @@ def install_variants(release: Release, *, latest_patch: bool = False) -> list[In
     variants = []
     if cuda.default_wheel:
         note = f"Linux x86_64 wheel built with CUDA {cuda.default_wheel}"
-        variants.append(InstallVariant("pypi", "Default (PyPI)", f"pip install {packages}", note))
-    variants.append(from_index("cpu", "CPU only"))
-    variants += [from_index(cuda_tag(build.version), f"CUDA {build.version}") for build in cuda.stable]
+        variants.append(InstallVariant(DEFAULT_WHEEL, "Default (PyPI)", f"pip install {packages}", note))
+    variants.append(from_index(CPU, f"{family(CPU).label} only"))
+    variants += [from_index(cuda_tag(build.version), f"{family(CUDA).label} {build.version}") for build in cuda.stable]
     variants += [
-        from_index(cuda_tag(build.version), f"CUDA {build.version} (experimental)") for build in cuda.experimental
+        from_index(cuda_tag(build.version), f"{family(CUDA).label} {build.version} (experimental)")
+        for build in cuda.experimental
     ]
-    variants += [from_index(f"rocm{version}", f"ROCm {version}") for version in release.platform.rocm.stable or []]
+    variants += [
+        from_index(f"{ROCM}{version}", f"{family(ROCM).label} {version}")
+        for version in release.platform.rocm.stable or []
+    ]
     if release.platform.xpu.wheels:
-        variants.append(from_index("xpu", "Intel XPU"))
+        variants.append(from_index(XPU, family(XPU).label))
     return variants

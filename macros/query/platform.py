@@ -16,8 +16,11 @@ from macros.dataset import wheels
 from macros.dataset.checks import PYPI_SOURCE
 from macros.dataset.model import ArchitectureDrop, Cited, CudaBuild, Platform, PypiSnapshot, Release
 from macros.dataset.text import text_html
+from macros.dataset.vocabulary import COMPANIONS as COMPANION_TERMS
+from macros.dataset.vocabulary import TORCH
 
-COMPANIONS: tuple[str, ...] = ("torchvision", "torchaudio", "torchao", "torchcodec")
+#: The companion libraries, in the order tables list them (the vocabulary's).
+COMPANIONS: tuple[str, ...] = COMPANION_TERMS.values
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class WheelFact:
     def read(self, release: Release, pypi: PypiSnapshot | None = None) -> FactValue:
         if pypi is None:
             return FactValue(None, "no package index snapshot (make index)", ())
-        found = wheels.of_version(wheels.wheels(pypi, "torch"), f"{release.version}.0")
+        found = wheels.of_version(wheels.wheels(pypi, TORCH), f"{release.version}.0")
         if not found:
             return FactValue(None, f"the snapshot of {pypi.fetched} has no torch {release.version}.0 wheel", ())
         return FactValue(self.derive(found), None, (PYPI_SOURCE,))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from macros.dataset import wheels
 from macros.dataset.model import Item, Release
 from macros.dataset.text import text_html
-from macros.dataset.vocabulary import KINDS, STATUSES
+from macros.dataset.vocabulary import CODE_KINDS, DEPRECATION, ENDING_KINDS, KINDS, RETIRING_KINDS, STATUSES, TORCH
 from macros.query.catalog import Catalog
 from macros.query.platform import (
     COMPANIONS,
@@ -128,7 +128,7 @@ def companions_table(catalog: Catalog) -> Table:
         python = platform_fact("python").read(release)
         cells.append(Cell(python.text or "unknown", disputed=_disputed(release, "platform.python")))
         rows.append(Row(release.version, cells, id=f"torch-{release.version.replace('.', '-')}"))
-    return Table("torch", [*COMPANIONS, "Python"], rows)
+    return Table(TORCH, [*COMPANIONS, "Python"], rows)
 
 
 def lifecycle_table(catalog: Catalog) -> Table:
@@ -136,17 +136,16 @@ def lifecycle_table(catalog: Catalog) -> Table:
     rows, seen = [], set()
     for release in catalog.releases:
         for item in release.items:
-            if item.kind not in {"deprecation", "removal"} or item.id in seen:
+            if item.kind not in RETIRING_KINDS or item.id in seen:
                 continue
             chain = catalog.lifecycle(item.id)
             seen.update(step.id for _, step in chain)
-            deprecated = next(((r, i) for r, i in chain if i.kind == "deprecation"), None)
+            deprecated = next(((r, i) for r, i in chain if i.kind == DEPRECATION), None)
             removed = next(
                 (
                     (r, i)
                     for r, i in chain
-                    if i.kind in {"removal", "breaking", "platform"}
-                    and (deprecated is None or r.key > deprecated[0].key)
+                    if i.kind in ENDING_KINDS and (deprecated is None or r.key > deprecated[0].key)
                 ),
                 None,
             )
@@ -171,7 +170,8 @@ def lifecycle_table(catalog: Catalog) -> Table:
     )
 
 
-_LIFECYCLE_KINDS = frozenset({"deprecation", "removal", "breaking"})
+#: Kinds whose verb ("deprecated", "removed", "changed") stands for a missing status.
+_LIFECYCLE_KINDS = CODE_KINDS
 
 
 def feature_status_table(catalog: Catalog) -> Table:
@@ -248,7 +248,7 @@ def wheels_table(catalog: Catalog) -> Table:
     rows: list[Row] = []
     if catalog.pypi is None:
         return Table("torch, Python", [*WHEEL_COLUMNS, "First upload"], rows)
-    torch = wheels.wheels(catalog.pypi, "torch")
+    torch = wheels.wheels(catalog.pypi, TORCH)
     for release in reversed(catalog.releases):
         found = wheels.of_version(torch, f"{release.version}.0")
         for python in sorted(wheels.pythons(found), key=wheels.key):

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from macros.dataset import wheels
+from macros.dataset.vocabulary import HOME_KINDS, TORCH
 from macros.query.catalog import Catalog
 from macros.render.markdown import render_markdown
 
 
 def render_latest_release(catalog: Catalog) -> str:
-    newest = wheels.newest(wheels.wheels(catalog.pypi, "torch")) if catalog.pypi else None
+    newest = wheels.newest(wheels.wheels(catalog.pypi, TORCH)) if catalog.pypi else None
     return render_markdown(
         "latest.md.j2",
         release=catalog.latest,
@@ -23,10 +24,7 @@ def render_release_list(catalog: Catalog, prefix: str = "releases/") -> str:
     """Every release, newest first; `prefix` is the path from the calling page to releases/."""
     rows = []
     for release in reversed(catalog.releases):
-        counts = {
-            kind: sum(1 for i in release.items if i.kind == kind)
-            for kind in ("highlight", "breaking", "deprecation", "removal")
-        }
+        counts = {kind: sum(1 for i in release.items if i.kind == kind) for kind in HOME_KINDS}
         rows.append((release, counts))
     return render_markdown("release_list.md.j2", rows=rows, prefix=prefix)
 

@@ -8,24 +8,15 @@ from functools import lru_cache
 
 from macros.dataset.model import Item, Release, Source
 from macros.dataset.text import plain_text, text_html
-from macros.dataset.vocabulary import KINDS, TIERS
+from macros.dataset.vocabulary import KIND_SECTIONS, KINDS, TIERS
 from macros.query.catalog import Catalog, Citations, fields_except
 from macros.query.gpu import gpu_sources, gpu_support, known_gpus
 from macros.query.install import install_variants
 from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS, drop_text
 from macros.render.markdown import Rendered, render
 
-#: Page sections in reading order: (anchor, heading, kinds shown there). Every kind has one
-#: section (a test checks); the kinds' own wording is in dataset/vocabulary.py.
-SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("highlights", "Highlights", ("highlight",)),
-    ("breaking-changes", "Breaking changes", ("breaking",)),
-    ("deprecations", "Deprecations", ("deprecation",)),
-    ("removals", "Removals", ("removal",)),
-    ("platform-changes", "Platform changes", ("platform",)),
-    ("new-features", "New features and improvements", ("feature", "improvement")),
-    ("known-regressions", "Known regressions", ("regression",)),
-)
+#: Page sections in reading order: (anchor, heading, kinds shown there), from the vocabulary.
+SECTIONS = KIND_SECTIONS
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from macros.dataset.model import AREAS, Release
+from macros.dataset.vocabulary import (
+    CPU,
+    CUDA,
+    DEPRECATION,
+    MPS,
+    OPERATING_SYSTEMS,
+    ROCM,
+    SOURCE,
+    XPU,
+    family,
+    variant_rank,
+)
 from macros.query.catalog import Catalog, Citations
 from macros.query.deprecation_filters import deprecation_filters
 from macros.query.env_facts import env_facts_json
@@ -26,7 +38,7 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
     became_removals = [
         entry
         for entry in guide.changes
-        if any(step.kind == "deprecation" for _, step in catalog.lifecycle(entry.item.id) if step.id != entry.item.id)
+        if any(step.kind == DEPRECATION for _, step in catalog.lifecycle(entry.item.id) if step.id != entry.item.id)
     ]
     disputes = [(release, dispute) for release in guide.crossed for dispute in release.disputes]
     # Anchors the guide once had must keep landing (wiki links): a deprecation the range now
@@ -38,7 +50,7 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
     completes: dict[str, list[str]] = {}
     anchored = set(rows)
     for entry in became_removals:
-        ended = [step.id for _, step in catalog.lifecycle(entry.item.id) if step.kind == "deprecation"]
+        ended = [step.id for _, step in catalog.lifecycle(entry.item.id) if step.kind == DEPRECATION]
         completes[entry.item.id] = [step for step in ended if step not in anchored]
         anchored.update(ended)
     kept_anchors = [
@@ -94,25 +106,28 @@ def guide_row_writer(catalog: Catalog, citations: Citations) -> Callable[[Entry]
 class SetupChoices:
     variants: list[tuple[str, str]]  # (value, label) for the Wheel control
     pythons: list[str]
+    systems: list[tuple[str, str]] = field(
+        default_factory=lambda: [(term.value, term.label) for term in OPERATING_SYSTEMS]
+    )  # (value, label) for the OS control
 
 
 def setup_choices(*releases: Release) -> SetupChoices:
     """What the "Your setup" controls offer: the wheels and Pythons of these releases (a guide's
     two ends; every release on the guide index)."""
-    variants: dict[str, str] = {"cpu": "CPU"}
+    variants: dict[str, str] = {CPU: family(CPU).label}
     pythons: set[str] = set()
     for release in releases:
         platform = release.platform
         for build in platform.cuda.stable + platform.cuda.experimental:
-            variants[cuda_tag(build.version)] = f"CUDA {build.version} ({cuda_tag(build.version)})"
+            variants[cuda_tag(build.version)] = f"{family(CUDA).label} {build.version} ({cuda_tag(build.version)})"
         for version in platform.rocm.stable or []:
-            variants[f"rocm{version}"] = f"ROCm {version}"
+            variants[f"{ROCM}{version}"] = f"{family(ROCM).label} {version}"
         if platform.xpu.wheels:
-            variants["xpu"] = "Intel XPU"
+            variants[XPU] = family(XPU).label
         pythons |= set(python_versions(release))
-    variants |= {"mps": "macOS (MPS)", "source": "built from source"}
+    variants |= {name: family(name).label for name in (MPS, SOURCE)}
     ordered = sorted(pythons, key=lambda p: (int(p.rstrip("t").split(".")[1]), p.endswith("t")))
-    return SetupChoices(sorted(variants.items(), key=lambda kv: _variant_order(kv[0])), ordered)
+    return SetupChoices(sorted(variants.items(), key=lambda kv: (variant_rank(kv[0]), kv[0])), ordered)
 
 
 def python_versions(release: Release) -> list[str]:
@@ -120,13 +135,6 @@ def python_versions(release: Release) -> list[str]:
     python = release.platform.python
     low, high = (int(v.split(".")[1]) for v in (python.min, python.max))
     return [f"3.{minor}" for minor in range(low, high + 1)] + list(python.free_threaded)
-
-
-def _variant_order(value: str) -> tuple[int, str]:
-    for rank, prefix in enumerate(("cpu", "cu", "rocm", "xpu", "mps", "source")):
-        if value.startswith(prefix):
-            return rank, value
-    return 9, value
 
 
 def render_upgrade_index(catalog: Catalog) -> str:

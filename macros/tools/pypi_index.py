@@ -17,11 +17,12 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from macros.dataset.model import PypiSnapshot, WheelFile, three_part
+from macros.dataset.vocabulary import COMPANIONS, TORCH
 from macros.query.catalog import PYPI_SNAPSHOT, Catalog
 
 INDEX = "https://pypi.org/simple/"
 ACCEPT = "application/vnd.pypi.simple.v1+json"
-PACKAGES = ("torch", "torchvision", "torchaudio", "torchao", "torchcodec")
+PACKAGES = (TORCH, *COMPANIONS.values)
 
 #: (url, accept header) -> response body; urllib in real use, a recorded response in tests.
 Fetch = Callable[[str, str], bytes]
@@ -40,7 +41,7 @@ def wanted_versions(catalog: Catalog) -> dict[str, set[str]]:
     release or not (`make check` reports a newer minor the data lacks), and each companion version
     the data pins (as written and as X.Y.Z)."""
     wanted: dict[str, set[str]] = {name: set() for name in PACKAGES}
-    wanted["torch"].add(TORCH_SINCE)
+    wanted[TORCH].add(TORCH_SINCE)
     for release in catalog.releases:
         for companion in release.companions:
             for version in (companion.version, *companion.with_patches.values()):

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from macros.dataset.model import Item, SymbolUse, version_key
 from macros.dataset.text import text_html, visible_text
+from macros.dataset.vocabulary import CODE_KINDS, CUDA, UNSCANNED_EFFECTS, variant_family
 from macros.query.catalog import Catalog
 from macros.tools.scan_files import (
     Candidate,
@@ -41,9 +42,7 @@ from macros.tools.scan_visitor import Rule, UseVisitor
 __all__ = ["Finding", "ScanResult", "ScanUsageError", "python_files", "rules_for", "scan", "scan_source"]
 
 #: Item kinds whose symbols the scanner reports: the changes that can break code.
-SCANNED_KINDS = frozenset({"breaking", "deprecation", "removal"})
-#: Effects no line of Python can act on: speed, and how wheels are built or installed.
-UNSCANNED_EFFECTS = frozenset({"performance", "packaging"})
+SCANNED_KINDS = CODE_KINDS
 #: A comment naming item ids on the line of a use silences those items there: the flake8/ruff
 #: form (noqa, a colon, ids) or `torch-scan: ignore[ids]`, which other linters leave alone.
 _IDS = r"[A-Za-z0-9_.-]+(?:\s*,\s*[A-Za-z0-9_.-]+)*"
@@ -98,19 +97,12 @@ def felt_in(item: Item, environments: frozenset[str]) -> bool:
     where = item.applies_to
     if where is None:
         return True
-    asked = environments | {_family(name) for name in environments}
+    asked = environments | {variant_family(name) for name in environments}
     if where.variants:  # a variant implies its OS (mps: macOS)
-        return bool(({_family(v) for v in where.variants} | set(where.variants)) & asked)
+        return bool(({variant_family(v) for v in where.variants} | set(where.variants)) & asked)
     if where.os:
         return bool(set(where.os) & asked)
-    return "cuda" in asked if where.gpu else True  # GPU generations are CUDA's; Python versions: everyone
-
-
-def _family(variant: str) -> str:
-    """cu128 -> cuda, rocm7.1 -> rocm; other names stand for themselves."""
-    if re.fullmatch(r"cu[0-9]+", variant):
-        return "cuda"
-    return "rocm" if variant.startswith("rocm") else variant
+    return CUDA in asked if where.gpu else True  # GPU generations are CUDA's; Python versions: everyone
 
 
 def _is_version(text: str) -> bool:

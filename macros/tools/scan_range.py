@@ -21,6 +21,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from macros.dataset.vocabulary import TORCH
 from macros.tools.scan_files import ScanUsageError, printable
 
 _LOCK_FILES = ("uv.lock", "poetry.lock")
@@ -100,7 +101,7 @@ def _pyproject_specifiers(path: Path) -> Iterator[SpecifierSet]:
             lines += [entry for entry in entries if isinstance(entry, str)]
     yield from _torch_specifiers(lines)
     poetry = document.get("tool", {}).get("poetry", {}).get("dependencies", {})
-    value = poetry.get("torch") if isinstance(poetry, dict) else None
+    value = poetry.get(TORCH) if isinstance(poetry, dict) else None
     if isinstance(value, dict):
         value = value.get("version")
     if isinstance(value, str) and (specifier := _poetry_specifier(value)) is not None:
@@ -122,7 +123,7 @@ def _torch_specifiers(lines: list[str]) -> Iterator[SpecifierSet]:
             requirement = Requirement(line)
         except InvalidRequirement:
             continue  # not a requirement this reader understands (a URL, an option): not torch's
-        if canonicalize_name(requirement.name) == "torch":
+        if canonicalize_name(requirement.name) == TORCH:
             yield requirement.specifier
 
 
@@ -145,7 +146,7 @@ def _locked(project: Path) -> tuple[SpecifierSet, list[str]]:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise ScanUsageError(f"{printable(lock)}: cannot be read as TOML ({error})") from None
         for package in packages:
-            if isinstance(package, dict) and canonicalize_name(str(package.get("name", ""))) == "torch":
+            if isinstance(package, dict) and canonicalize_name(str(package.get("name", ""))) == TORCH:
                 try:
                     return SpecifierSet(f"=={Version(str(package.get('version')))}"), [name]
                 except InvalidVersion:

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from macros.dataset.model import Item, Release
+from macros.dataset.vocabulary import RETIRING_KINDS
 
 #: Exceptions whose handler makes the code in the `try` a compatibility shim.
 SHIM_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
@@ -141,7 +142,7 @@ class UseVisitor(ast.NodeVisitor):
         """How the finding names the use, or None when the rule's condition does not hold."""
         if rule.decorates is not None:
             return f"@{name} on a class" if self._context == "class-decorator" else None
-        if self._context in {"isinstance", "annotation", "import"} and rule.item.kind == "breaking":
+        if self._context in {"isinstance", "annotation", "import"} and rule.item.kind not in RETIRING_KINDS:
             # A type check, an annotation or an import does not run the changed behaviour; for a
             # name deprecated or removed they are places to change.
             return None
