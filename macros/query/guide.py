@@ -14,13 +14,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from macros.dataset.model import Item, PypiSnapshot, Release, version_key
-<<<<<<< HEAD
-from macros.dataset.vocabulary import EFFECTS, FEATURE_KINDS
-from macros.query.catalog import Catalog, fields_except
-=======
 from macros.dataset.vocabulary import DEPRECATION, EFFECTS, FEATURE_KINDS, HEADLINE, INSTALL_EFFECT, REGRESSION
-from macros.query.catalog import Catalog
->>>>>>> 1ca76518454b974d63d86f952e35490208394e73
+from macros.query.catalog import Catalog, fields_except
+from macros.query.env_facts import env_facts_json
 from macros.query.platform import COMPANIONS, DROPS_LABEL, PLATFORM_FACTS, companion_text, drop_text
 
 
@@ -126,7 +122,11 @@ def guide_inputs(catalog: Catalog, start: str, end: str) -> tuple[object, ...]:
     end_key = version_key(end)
     later = tuple((item.id, item.kind, item.follows) for r in catalog.releases if r.key > end_key for item in r.items)
     upto = tuple(fields_except(r, GUIDE_IGNORES) for r in catalog.releases if r.key <= end_key)
-    return (start, end, *upto, later, *catalog.sources.values(), catalog.pypi, catalog.gpus, catalog.drivers)
+    # The facts the page's script reads span every release (the CUDA builds, the releases' range):
+    # the finished JSON is compared, so an edit to a later release reaches the guide only when
+    # those facts change.
+    facts = env_facts_json(catalog)
+    return (start, end, *upto, later, *catalog.sources.values(), catalog.pypi, catalog.gpus, catalog.drivers, facts)
 
 
 def upgrade_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:
