@@ -147,7 +147,7 @@ def measure(label: str, project: Path, runs: int) -> Result:
 
 
 def fetch(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=10) as response:
+    with urllib.request.urlopen(url, timeout=120) as response:  # a rebuild holds requests until done
         return response.read().decode("utf-8")
 
 
