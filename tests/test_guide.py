@@ -212,3 +212,23 @@ def test_fields_guides_ignore_change_no_guide_page_or_json() -> None:
         assert made[0].finished_html == made[1].finished_html, (start, end)
         records = [guide_record(catalog, start, end, "https://example.org/") for catalog in (before, after)]
         assert records[0] == records[1], (start, end)
+
+
+def test_a_guide_is_made_again_when_a_later_release_changes_the_facts_its_script_reads() -> None:
+    """Every guide carries the facts its script reads (the CUDA builds of every release): a later
+    release with a new CUDA build must change the inputs `mkdocs serve` compares for an earlier
+    guide, or the served guide keeps stale facts."""
+    import dataclasses
+
+    from macros.query.guide import guide_inputs
+
+    before = open_catalog(ROOT / "data")
+    latest = before.releases[-1]
+    cuda = latest.platform.cuda
+    build = cuda.stable[0].model_copy(update={"version": "99.9"})
+    platform = latest.platform.model_copy(update={"cuda": cuda.model_copy(update={"stable": [*cuda.stable, build]})})
+    after = dataclasses.replace(
+        before, releases=(*before.releases[:-1], latest.model_copy(update={"platform": platform})), _memo={}
+    )
+    first, second = before.releases[0].version, before.releases[1].version
+    assert guide_inputs(before, first, second) != guide_inputs(after, first, second)
