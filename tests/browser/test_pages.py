@@ -150,6 +150,31 @@ def test_search_finds_dotted_names_and_torchscript(context, site_url) -> None:
     assert watch.external == []
 
 
+# Each result group (a page) as the reader sees it: the anchors of its sections shown, not those
+# folded under "N more on this page".
+RESULT_GROUPS = """els => els.map(item => [...item.querySelectorAll('a')]
+  .filter(a => !a.closest('details')).map(a => a.getAttribute('href').split('#')[1] || ''))"""
+
+
+@pytest.mark.parametrize(
+    ("query", "anchor", "groups"),
+    [
+        ("TorchScript", "torchscript-deprecated", 1),  # 2.10 deprecates TorchScript itself
+        ("cuda 13", "pypi-default-cuda-13", 3),  # 2.11: `pip install torch` now gets CUDA 13.0
+    ],
+)
+def test_search_lists_the_item_about_the_words_first(context, site_url, query, anchor, groups) -> None:
+    """An item whose own title is about the words typed comes before items that name them in
+    passing: within the first `groups` pages of results, shown, not folded under "more"."""
+    page, watch = open_page(context, site_url + "index.html")
+    search(page, query, "#" + anchor)
+    page.wait_for_timeout(300)  # the list is complete once the worker answered
+    shown = page.eval_on_selector_all(".md-search-result__item", RESULT_GROUPS)
+    first = next((number for number, anchors in enumerate(shown, 1) if anchor in anchors), None)
+    assert first is not None and first <= groups, (query, shown[:5])
+    assert watch.errors == []
+
+
 def test_anchor_scrolls_highlights_and_copy_link_copies_the_full_url(browser, site_url) -> None:
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
