@@ -440,6 +440,16 @@
     return Boolean(floor && version && reading.found.arch === "arm64" && olderThan(version, floor));
   }
 
+  /* "" when the target has wheels for the chosen Python, else what is missing. */
+  function pythonMissing(root, setup) {
+    var box = root.querySelector(".md-content .atlas-install[data-pythons]");
+    var form = root.querySelector("form#your-setup");
+    if (!box || !form || !setup.python) return "";
+    var pythons = box.dataset.pythons.split(" ");
+    if (pythons.indexOf(setup.python) >= 0) return "";
+    return form.dataset.to + " has no wheels for Python " + setup.python + ": move to Python " + pythons.join(", ") + " first.";
+  }
+
   function chooseInstall(root, setup) {
     var box = root.querySelector(".md-content .atlas-install[data-pythons]");
     var answer = root.querySelector(".atlas-install-answer");
@@ -499,9 +509,9 @@
         }
       }
     }
-    if (setup.python && box.dataset.pythons.split(" ").indexOf(setup.python) < 0) {
-      notes.push(to + " has no wheels for Python " + setup.python + " (it has " + box.dataset.pythons.split(" ").join(", ") + ").");
-    }
+    var missing = pythonMissing(root, setup);
+    // No wheel of the target runs this Python: that comes first, before any command.
+    if (missing) notes.unshift(missing + " The commands below are for those.");
     answer.textContent = notes.join(" ");
     answer.hidden = !notes.length;
   }
@@ -538,6 +548,16 @@
       kept = rows.filter(function (row) { return running.indexOf(row.dataset.variant) >= 0; }).slice(0, 1);
     }
     install.textContent = "";
+    var missing = pythonMissing(root, setup);
+    if (missing) {
+      // No command of the target installs on this Python: say so instead of offering one.
+      var note = document.createElement("p");
+      note.className = "atlas-install-missing";
+      note.textContent = missing;
+      install.append(note);
+      install.hidden = false;
+      return;
+    }
     install.hidden = !chosen || kept.length !== 1;
     if (install.hidden) return;
     var label = document.createElement("p");
