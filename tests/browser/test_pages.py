@@ -1088,7 +1088,8 @@ def test_the_gpu_box_takes_a_model_name_and_says_its_compute_capability(browser,
     models = {model.name: model for model in open_catalog(ROOT / "data").gpus.models}
     page = browser.new_page(viewport=WIDE)
     page.goto(site_url + f"upgrade/{START}-to-{END}.html", wait_until="load")
-    box, hint, answer = page.locator("#your-setup [name=gpu]"), page.locator("#gpu-hint"), page.locator(".atlas-gpu-answer")
+    box, hint = page.locator("#your-setup [name=gpu]"), page.locator("#gpu-hint")
+    answer = page.locator(".atlas-gpu-answer")
     for typed, name in GPU_NAMES.items():
         model = models[name]
         box.fill("")
@@ -1188,8 +1189,9 @@ def test_install_says_when_no_wheel_runs_the_chosen_python_and_offers_no_command
     page.goto(site_url + f"upgrade/{start.version}-to-{end.version}.html?python={python}", wait_until="load")
     answer = page.locator(".atlas-answer-install")
     assert answer.is_visible() and answer.locator("code").count() == 0
-    assert answer.inner_text().startswith(f"{end.version} has no wheels for Python {python}")
-    assert page.locator(".atlas-install-answer").inner_text().startswith(f"{end.version} has no wheels for Python {python}")
+    missing = f"{end.version} has no wheels for Python {python}"
+    assert answer.inner_text().startswith(missing)
+    assert page.locator(".atlas-install-answer").inner_text().startswith(missing)
     page.close()
 
 
