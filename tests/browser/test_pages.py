@@ -563,7 +563,7 @@ def open_setup(page) -> None:
     """A setup chosen in the address folds the controls to one line: open them, as a reader does."""
     fold = page.locator("#your-setup details.atlas-setup-fold")
     if fold.get_attribute("open") is None:
-        fold.locator("summary").click()
+        fold.locator("> summary").click()
 
 
 def test_personal_guide_narrows_from_the_address_and_keeps_the_rest_one_click_away(context, site_url) -> None:
@@ -571,7 +571,7 @@ def test_personal_guide_narrows_from_the_address_and_keeps_the_rest_one_click_aw
     assert page.locator("#your-setup").is_visible()
     # Chosen in the address: the controls fold to one line that names the choice.
     assert not page.locator("#your-setup [name=variant]").is_visible()
-    assert page.locator("#your-setup summary").inner_text().startswith("Your setup: CUDA 12.8 (cu128) · Linux")
+    assert page.locator("#your-setup .atlas-setup-fold > summary").inner_text().startswith("Your setup: CUDA 12.8 (cu128) · Linux")
     open_setup(page)
     assert page.eval_on_selector("[name=variant]", "e => e.value") == "cu128"
     assert page.eval_on_selector("[name=os]", "e => e.value") == "linux"
@@ -1114,7 +1114,7 @@ def test_a_gpu_name_in_the_address_narrows_the_guide_like_its_capability(browser
     page = browser.new_page(viewport=WIDE)
     page.goto(site_url + f"upgrade/{START}-to-{END}.html?variant=cu128&gpu=V100", wait_until="load")
     assert "Volta 7.0" in page.locator(".atlas-gpu-answer").inner_text()
-    assert "GPU NVIDIA V100 (7.0)" in page.locator("#your-setup summary").inner_text()
+    assert "GPU NVIDIA V100 (7.0)" in page.locator("#your-setup .atlas-setup-fold > summary").inner_text()
     page.close()
 
 
