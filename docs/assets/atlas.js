@@ -792,7 +792,7 @@
         var label = field.selectedOptions && field.selectedOptions[0] ? field.selectedOptions[0].textContent : setup[name];
         return name === "python" ? "Python " + label : label;
       });
-      summary.textContent = parts.length ? ": " + parts.join(" · ") + " (change)" : summary.dataset.plain;
+      summary.textContent = parts.length ? ": " + parts.join(" · ") : summary.dataset.plain;
     }
 
     function apply(message) {
@@ -845,7 +845,7 @@
       history.replaceState(null, "", window.location.pathname + (query ? "?" + query : "") + window.location.hash);
       var chosen = SETUP_FIELDS.filter(function (name) { return setup[name]; });
       status.textContent = (message ? message + " " : "") + (chosen.length
-        ? folded + " of " + rows.length + " entries are not for your setup and are folded away."
+        ? folded + " of " + rows.length + " entries folded away: not for your setup."
         : "Showing every entry: choose your setup to narrow the guide.");
     }
 
