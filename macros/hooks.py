@@ -13,6 +13,7 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDoc
   `mkdocs serve --dirty` (`make serve`), it also tells MkDocs which pages changed
   (`incremental.py`); `on_env`, `on_post_page`, `on_post_build` and `on_build_error` restore the
   skipped pages, keep what the next rebuild needs, merge the search index, or forget it all.
+  `on_post_build` also gives each search entry its ranking boost (`render/search_rank.py`).
   The cycle collector is paused from `on_config` to here, and what the build keeps is then frozen
   (`gc.freeze`) until `on_post_build` or `on_build_error`.
 - `on_page_content`: puts that finished HTML back, first, so that plugins see each page whole.
@@ -56,6 +57,7 @@ from macros.incremental import IncrementalServe, fingerprint, tree_stamp  # noqa
 from macros.query.catalog import Catalog, open_catalog  # noqa: E402
 from macros.render.markdown import Rendered, put_back  # noqa: E402
 from macros.render.pages import PAGE_MACROS, GeneratedPage, footer_facts, generated_pages, machine_files, nav_sections  # noqa: E402
+from macros.render.search_rank import rank_entries  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.atlas")
 # mkdocs-macros announces at INFO, on every build, where it found our module: noise in `make serve`.
@@ -329,7 +331,18 @@ def _remember_this_build(config: MkDocsConfig) -> None:
     gc.unfreeze()
 
 
-on_post_build = CombinedEvent(_merge_search_index, _remember_this_build)
+@event_priority(5)  # after the merge above, before the search plugin writes its index
+def _rank_search_entries(config: MkDocsConfig) -> None:
+    search = config.plugins.get("material/search")
+    index = getattr(search, "search_index", None)
+    if index is None:
+        return
+    catalog: Catalog = config.extra["atlas_catalog"]
+    kind_of = {item_id: item.kind for item_id, (_, item) in catalog.items.items()}
+    rank_entries(index.entries, index.config["separator"], kind_of)
+
+
+on_post_build = CombinedEvent(_merge_search_index, _rank_search_entries, _remember_this_build)
 
 
 def on_build_error(error: Exception) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 import re
 from functools import cache
+from itertools import pairwise
 from urllib.parse import unquote, urlparse
 
 from conftest import ROOT, Build
@@ -155,6 +156,29 @@ def test_search_indexes_each_item_once_at_its_permanent_home(real_site: Build) -
     assert "releases/2.10.html" in pages and "upgrade/index.html" in pages
     assert not [page for page in pages if page.startswith("upgrade/") and page != "upgrade/index.html"]
     assert any(doc["location"] == "releases/2.10.html#torchscript-deprecated" for doc in index["docs"])
+
+
+def test_search_entries_rank_short_own_titles_and_changes_to_act_on_higher(real_site: Build) -> None:
+    """Every entry carries a boost (lunr multiplies its score by it): the shorter its title, the
+    higher, and a change the reader must act on outweighs a note with as long a title."""
+    import json
+
+    from macros.render.search_rank import ACTION_KINDS, title_length
+
+    index = json.loads((real_site.site / "search" / "search_index.json").read_text())
+    separator = re.compile(index["config"]["separator"])
+    kinds = {item_id: item.kind for item_id, (_, item) in open_catalog(ROOT / "data").items.items()}
+    by_length: dict[tuple[int, bool], set[float]] = {}
+    for doc in index["docs"]:
+        assert isinstance(doc.get("boost"), float | int) and doc["boost"] > 0, doc["location"]
+        acts = kinds.get(doc["location"].partition("#")[2]) in ACTION_KINDS
+        by_length.setdefault((title_length(doc["title"], separator), acts), set()).add(doc["boost"])
+    assert all(len(boosts) == 1 for boosts in by_length.values()), "the boost depends on title length and kind only"
+    plain = {length: boosts.pop() for (length, acts), boosts in sorted(by_length.items()) if not acts}
+    lengths = sorted(plain)
+    assert all(plain[a] > plain[b] for a, b in pairwise(lengths))
+    acting = {length: boosts for (length, acts), boosts in by_length.items() if acts}
+    assert acting and all(acting[length].pop() > plain[length] for length in acting if length in plain)
 
 
 def test_markup_in_data_code_spans_is_shown_literally(fixture_site: Build) -> None:

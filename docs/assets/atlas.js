@@ -278,6 +278,35 @@
     return match ? match[1] + "." + match[2] : "";
   }
 
+  /* The GPU box: a compute capability (sm_70, 7.0) or a model name ("V100", "Tesla V100-SXM2-32GB"),
+     read against the page's list of NVIDIA models as a pasted collect_env's GPU names are. */
+  function readGpuBox(text, facts) {
+    var value = String(text || "").trim();
+    var capability = normalizeGpu(value);
+    if (!value || capability) return { value: value, capability: capability };
+    var model = Env.gpuModel(value, facts || {});
+    return model ? { value: value, capability: model.capability, model: model } : { value: value, capability: "" };
+  }
+
+  /* The hint beside the GPU box says what the box understood, or that it does not know the name. */
+  function describeGpuBox(form, facts) {
+    var hint = form.querySelector("#gpu-hint");
+    if (!hint) return;
+    if (hint.dataset.plain === undefined) hint.dataset.plain = hint.textContent;
+    var gpu = readGpuBox(form.elements.gpu.value, facts);
+    var unknown = Boolean(gpu.value) && !gpu.capability;
+    hint.classList.toggle("atlas-gpu-unknown", unknown);
+    if (gpu.model) {
+      hint.textContent = gpu.model.name + ": " + (gpu.model.family ? gpu.model.family + ", " : "") +
+        "compute capability " + gpu.capability + (gpu.model.arm ? " (an Arm system: the GPU table is about the x86_64 wheels)" : "");
+    } else if (unknown) {
+      hint.textContent = "“" + gpu.value + "” is not a GPU model this site knows, nor a compute capability: " +
+        "enter its compute capability (sm_70 or 7.0; nvidia-smi --query-gpu=compute_cap --format=csv prints it).";
+    } else {
+      hint.textContent = hint.dataset.plain;
+    }
+  }
+
   /* A row's variants (or families: cuda, rocm) name the chosen wheel. */
   function variantMatches(values, mine, facts) {
     var family = variantFamily(mine, facts);
@@ -446,6 +475,16 @@
     return Boolean(floor && version && reading.found.arch === "arm64" && olderThan(version, floor));
   }
 
+  /* "" when the target has wheels for the chosen Python, else what is missing. */
+  function pythonMissing(root, setup) {
+    var box = root.querySelector(".md-content .atlas-install[data-pythons]");
+    var form = root.querySelector("form#your-setup");
+    if (!box || !form || !setup.python) return "";
+    var pythons = box.dataset.pythons.split(" ");
+    if (pythons.indexOf(setup.python) >= 0) return "";
+    return form.dataset.to + " has no wheels for Python " + setup.python + ": move to Python " + pythons.join(", ") + " first.";
+  }
+
   function chooseInstall(root, setup) {
     var box = root.querySelector(".md-content .atlas-install[data-pythons]");
     var answer = root.querySelector(".atlas-install-answer");
@@ -507,9 +546,9 @@
         }
       }
     }
-    if (setup.python && box.dataset.pythons.split(" ").indexOf(setup.python) < 0) {
-      notes.push(to + " has no wheels for Python " + setup.python + " (it has " + box.dataset.pythons.split(" ").join(", ") + ").");
-    }
+    var missing = pythonMissing(root, setup);
+    // No wheel of the target runs this Python: that comes first, before any command.
+    if (missing) notes.unshift(missing + " The commands below are for those.");
     answer.textContent = notes.join(" ");
     answer.hidden = !notes.length;
   }
@@ -546,6 +585,16 @@
       kept = rows.filter(function (row) { return running.indexOf(row.dataset.variant) >= 0; }).slice(0, 1);
     }
     install.textContent = "";
+    var missing = pythonMissing(root, setup);
+    if (missing) {
+      // No command of the target installs on this Python: say so instead of offering one.
+      var note = document.createElement("p");
+      note.className = "atlas-install-missing";
+      note.textContent = missing;
+      install.append(note);
+      install.hidden = false;
+      return;
+    }
     install.hidden = !chosen || kept.length !== 1;
     if (install.hidden) return;
     var label = document.createElement("p");
@@ -743,6 +792,8 @@
       update();
     };
     pasteReader(picker, readEnv);
+    var facts = pageFacts(root);
+    picker.elements.gpu.addEventListener("input", function () { describeGpuBox(picker, facts); });
     update();
   }
 
@@ -752,13 +803,33 @@
     var rows = Array.prototype.slice.call(root.querySelectorAll(".md-content table.atlas-guide tbody tr"));
     var status = form.querySelector(".atlas-setup-status");
 
+    var facts = pageFacts(root);
+    var fold = form.querySelector("details.atlas-setup-fold");
+    var summary = fold && fold.querySelector(".atlas-setup-summary");
+    if (summary) summary.dataset.plain = summary.textContent;
+
     function current() {
       var setup = {};
       SETUP_FIELDS.forEach(function (name) {
         var value = form.elements[name].value.trim();
-        setup[name] = setupField(name).match === "capability" ? normalizeGpu(value) : value;
+        setup[name] = setupField(name).match === "capability" ? readGpuBox(value, facts).capability : value;
       });
       return setup;
+    }
+
+    /* The folded setup's one line: what is chosen, as the controls name it. */
+    function summarize(setup) {
+      if (!summary) return;
+      var parts = SETUP_FIELDS.filter(function (name) { return setup[name]; }).map(function (name) {
+        var field = form.elements[name];
+        if (setupField(name).match === "capability") {
+          var gpu = readGpuBox(field.value, facts);
+          return "GPU " + (gpu.model ? gpu.model.name + " (" + gpu.capability + ")" : gpu.capability);
+        }
+        var label = field.selectedOptions && field.selectedOptions[0] ? field.selectedOptions[0].textContent : setup[name];
+        return name === "python" ? "Python " + label : label;
+      });
+      summary.textContent = parts.length ? ": " + parts.join(" · ") : summary.dataset.plain;
     }
 
     function apply(message) {
@@ -771,6 +842,8 @@
         if (!mine) folded += 1;
       });
       orderByImpact(root, rows, setup);
+      describeGpuBox(form, facts);
+      summarize(setup);
       answerGpu(root, setup);
       answerDriver(root, setup);
       chooseInstall(root, setup);
@@ -809,7 +882,7 @@
       history.replaceState(null, "", window.location.pathname + (query ? "?" + query : "") + window.location.hash);
       var chosen = SETUP_FIELDS.filter(function (name) { return setup[name]; });
       status.textContent = (message ? message + " " : "") + (chosen.length
-        ? folded + " of " + rows.length + " entries are not for your setup and are folded away."
+        ? folded + " of " + rows.length + " entries folded away: not for your setup."
         : "Showing every entry: choose your setup to narrow the guide.");
     }
 
@@ -821,6 +894,9 @@
       if (!hasOption(field, value)) return;
       field.value = value;
     });
+    // Chosen in the address (a shared link, the guide index): the setup folds to one line.
+    if (fold && SETUP_FIELDS.some(function (name) { return form.elements[name].value; })) fold.open = false;
+    form.elements.gpu.addEventListener("input", function () { describeGpuBox(form, facts); });
     form.addEventListener("change", function (event) { if (event.target.name !== "collect_env") apply(); });
     form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
     function readEnv() {

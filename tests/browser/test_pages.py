@@ -3,6 +3,7 @@ link, table sorting and filtering, the upgrade picker, the colour scheme, access
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 
@@ -148,6 +149,31 @@ def test_search_finds_dotted_names_and_torchscript(context, site_url) -> None:
         results = search(page, query, anchor)  # links carry ?h=<query> before the anchor
         assert any(anchor in href for href, _ in results), (query, results[:5])
     assert watch.external == []
+
+
+# Each result group (a page) as the reader sees it: the anchors of its sections shown, not those
+# folded under "N more on this page".
+RESULT_GROUPS = """els => els.map(item => [...item.querySelectorAll('a')]
+  .filter(a => !a.closest('details')).map(a => a.getAttribute('href').split('#')[1] || ''))"""
+
+
+@pytest.mark.parametrize(
+    ("query", "anchor", "groups"),
+    [
+        ("TorchScript", "torchscript-deprecated", 1),  # 2.10 deprecates TorchScript itself
+        ("cuda 13", "pypi-default-cuda-13", 3),  # 2.11: `pip install torch` now gets CUDA 13.0
+    ],
+)
+def test_search_lists_the_item_about_the_words_first(context, site_url, query, anchor, groups) -> None:
+    """An item whose own title is about the words typed comes before items that name them in
+    passing: within the first `groups` pages of results, shown, not folded under "more"."""
+    page, watch = open_page(context, site_url + "index.html")
+    search(page, query, "#" + anchor)
+    page.wait_for_timeout(300)  # the list is complete once the worker answered
+    shown = page.eval_on_selector_all(".md-search-result__item", RESULT_GROUPS)
+    first = next((number for number, anchors in enumerate(shown, 1) if anchor in anchors), None)
+    assert first is not None and first <= groups, (query, shown[:5])
+    assert watch.errors == []
 
 
 def test_anchor_scrolls_highlights_and_copy_link_copies_the_full_url(browser, site_url) -> None:
@@ -533,9 +559,24 @@ def expected_folded(start: str, end: str, variant: str, os: str) -> set[str]:
     return folded
 
 
+def open_setup(page) -> None:
+    """A setup chosen in the address folds the controls to one line: open them, as a reader does."""
+    fold = page.locator("#your-setup details.atlas-setup-fold")
+    if fold.get_attribute("open") is None:
+        fold.locator("> summary").click()
+
+
 def test_personal_guide_narrows_from_the_address_and_keeps_the_rest_one_click_away(context, site_url) -> None:
     page, watch = open_page(context, site_url + "upgrade/2.9-to-2.12.html?variant=cu128&os=linux")
     assert page.locator("#your-setup").is_visible()
+    # Chosen in the address: the controls fold to one line that names the choice.
+    assert not page.locator("#your-setup [name=variant]").is_visible()
+    assert (
+        page.locator("#your-setup .atlas-setup-fold > summary")
+        .inner_text()
+        .startswith("Your setup: CUDA 12.8 (cu128) · Linux")
+    )
+    open_setup(page)
     assert page.eval_on_selector("[name=variant]", "e => e.value") == "cu128"
     assert page.eval_on_selector("[name=os]", "e => e.value") == "linux"
     # Each row's item: its anchor (change rows) or the fragment of its first link (feature rows).
@@ -576,6 +617,7 @@ def test_personal_guide_reads_collect_env_and_offers_the_right_guide(context, si
 def test_personal_guide_answers_will_my_gpu_run_from_the_printed_table(context, site_url) -> None:
     # pytorch/pytorch#182250: a V100 on 2.11 with the cu128 wheel.
     page, watch = open_page(context, site_url + "upgrade/2.10-to-2.11.html?variant=cu128&gpu=sm_70")
+    open_setup(page)
     answer = page.locator(".atlas-gpu-answer")
     assert answer.is_visible()
     assert answer.inner_text() == "No: the 2.11 cu128 wheel does not run your GPU (Volta 7.0); these do: cu126."
@@ -616,6 +658,7 @@ def test_gpu_answer_never_says_no_wheel_exists_when_the_builds_are_not_all_known
 def test_personal_guide_keeps_only_the_chosen_install_command(browser, site_url) -> None:
     context = browser.new_context(viewport=WIDE, permissions=["clipboard-read", "clipboard-write"])
     page, watch = open_page(context, site_url + "upgrade/2.9-to-2.12.html?variant=cu130")
+    open_setup(page)
     visible = page.locator(".atlas-install tr[data-variant]:visible")
     assert visible.count() == 1 and visible.get_attribute("data-variant") == "cu130"
     command = visible.locator("code").inner_text()
@@ -1030,4 +1073,174 @@ def test_a_table_whose_every_row_is_folded_does_not_show_its_heading_row_alone(b
                 toggle.click()
                 assert not table.is_visible()
         assert folded_whole, f"{start}-to-{end}: expected a wholly folded table"
+    page.close()
+
+
+# --- The setup box, as a reader uses it: GPU names, pastes, no JavaScript, install, length ------
+
+#: What a reader types in the GPU box -> the model of data/gpus.yaml it must be read as.
+GPU_NAMES = {
+    "V100": "NVIDIA V100",
+    "Tesla V100-SXM2-32GB": "NVIDIA V100",
+    "RTX 4090": "GeForce RTX 4090",
+    "A10G": "NVIDIA A10G",
+    "H100": "NVIDIA H100",
+}
+
+
+def test_the_gpu_box_takes_a_model_name_and_says_its_compute_capability(browser, site_url) -> None:
+    models = {model.name: model for model in open_catalog(ROOT / "data").gpus.models}
+    page = browser.new_page(viewport=WIDE)
+    page.goto(site_url + f"upgrade/{START}-to-{END}.html", wait_until="load")
+    box, hint = page.locator("#your-setup [name=gpu]"), page.locator("#gpu-hint")
+    answer = page.locator(".atlas-gpu-answer")
+    for typed, name in GPU_NAMES.items():
+        model = models[name]
+        box.fill("")
+        box.press_sequentially(typed)
+        assert hint.inner_text() == f"{model.name}: {model.family}, compute capability {model.capability}", typed
+        box.press("Enter")  # the guide narrows to it, as for a typed capability
+        assert answer.is_visible() and f"{model.family} {model.capability}" in answer.inner_text(), typed
+        assert page.locator(".atlas-gpus tr.atlas-yours").get_attribute("data-gpu") == model.capability
+    box.fill("")
+    box.press_sequentially("Banana 9000")
+    box.press("Enter")
+    assert hint.is_visible() and hint.inner_text().startswith("“Banana 9000” is not a GPU model this site knows")
+    assert "atlas-gpu-unknown" in hint.get_attribute("class")
+    assert not answer.is_visible()  # no answer for a GPU the page cannot place
+    box.fill("")
+    box.press("Enter")
+    assert hint.inner_text().startswith("a model (V100, RTX 4090) or its compute capability")
+    page.close()
+
+
+def test_a_gpu_name_in_the_address_narrows_the_guide_like_its_capability(browser, site_url) -> None:
+    page = browser.new_page(viewport=WIDE)
+    page.goto(site_url + f"upgrade/{START}-to-{END}.html?variant=cu128&gpu=V100", wait_until="load")
+    assert "Volta 7.0" in page.locator(".atlas-gpu-answer").inner_text()
+    assert "GPU NVIDIA V100 (7.0)" in page.locator("#your-setup .atlas-setup-fold > summary").inner_text()
+    page.close()
+
+
+def test_a_paste_is_read_by_itself_and_the_page_says_what_it_read_and_what_not(context, site_url) -> None:
+    page, watch = open_page(context, site_url + f"upgrade/{START}-to-{END}.html")
+    page.locator(".atlas-setup-paste summary").click()
+    page.locator("[name=collect_env]").fill(COLLECT_ENV_ROCM)  # an input event, as pasting fires; no button
+    read = page.locator(".atlas-env-read")
+    read.wait_for(state="visible")
+    values = {name: page.eval_on_selector(f"[name={name}]", "e => e.value") for name in ("variant", "os", "python")}
+    assert values == {"variant": "rocm6.4", "os": "linux", "python": "3.12"}
+    said = read.inner_text()
+    assert said.startswith("Read from your output:")
+    assert "Could not read, or not for this page:" in said
+    assert "AMD GPU (AMD Instinct MI300X" in said  # what it could not use, and why
+    assert "variant=rocm6.4" in page.url
+    assert watch.errors == []
+
+
+def test_without_javascript_the_setup_is_hidden_and_the_whole_guide_shows(browser, site_url) -> None:
+    context = browser.new_context(viewport=WIDE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_url + GUIDE, wait_until="load")  # a setup in the address changes nothing then
+    assert not page.locator("#your-setup").is_visible()
+    assert not page.locator("#your-setup [name=gpu]").is_visible()
+    assert not page.locator("#upgrade-picker").count() or not page.locator("#upgrade-picker").is_visible()
+    rows = page.locator("article table.atlas-guide tbody tr")
+    assert rows.count() > 0
+    # Every row shows, or sits in a long list folded for everyone (a click opens it, no script needed).
+    hidden = rows.evaluate_all(
+        "rows => rows.filter(r => r.hidden || r.classList.contains('atlas-not-yours')"
+        " || (!r.checkVisibility() && !r.closest('details:not([open])'))).length"
+    )
+    assert hidden == 0, f"{hidden} rows hidden without JavaScript"
+    assert page.locator("article table.atlas-guide tbody tr:visible").count() > 0
+    total, _, _, _ = expected_first_screen()
+    assert page.locator(".atlas-answer-counts").inner_text().startswith(f"{total} changes reach")
+    page.goto(site_url + "upgrade/index.html", wait_until="load")
+    assert not page.locator("#upgrade-picker").is_visible()
+    context.close()
+
+
+def _running(version: str, capability: str) -> list[str]:
+    support = gpu_support(open_catalog(ROOT / "data").release(version), known_gpus(open_catalog(ROOT / "data").gpus))
+    return [variant for variant in support.variants if support.runs(variant, capability).ok]
+
+
+@pytest.mark.parametrize("variant", ["cu128", "cu130", ""])
+def test_install_never_offers_first_a_wheel_that_does_not_run_the_gpu(browser, site_url, variant: str) -> None:
+    running = _running(END, SETUP["gpu"])
+    assert running, "some wheel of the target runs the GPU"
+    page = browser.new_page(viewport=WIDE)
+    query = f"variant={variant}&gpu={SETUP['gpu']}" if variant else f"gpu={SETUP['gpu']}"
+    page.goto(site_url + f"upgrade/{START}-to-{END}.html?{query}", wait_until="load")
+    offered = page.eval_on_selector_all(
+        ".atlas-install tr[data-variant]", "rows => rows.filter(r => !r.hidden).map(r => r.dataset.variant)"
+    )
+    assert offered and set(offered) <= set(running), (variant, offered, running)
+    first = page.locator(".atlas-answer-install code").inner_text()
+    assert first.endswith("/" + offered[0]), first
+    if variant and variant not in running:
+        assert f"The {END} {variant} wheel does not run your GPU" in page.locator(".atlas-install-answer").inner_text()
+    page.close()
+
+
+def test_install_says_when_no_wheel_runs_the_chosen_python_and_offers_no_command_first(browser, site_url) -> None:
+    from macros.render.upgrade import python_versions, setup_choices
+
+    catalog = open_catalog(ROOT / "data")
+    start, end, python = next(
+        (a, b, p)
+        for a, b in itertools.pairwise(catalog.releases)
+        for p in setup_choices(a, b).pythons
+        if p not in python_versions(b)
+    )  # a Python the guide's choices offer (the start has it) and the target has no wheel for
+    page = browser.new_page(viewport=WIDE)
+    page.goto(site_url + f"upgrade/{start.version}-to-{end.version}.html?python={python}", wait_until="load")
+    answer = page.locator(".atlas-answer-install")
+    assert answer.is_visible() and answer.locator("code").count() == 0
+    missing = f"{end.version} has no wheels for Python {python}"
+    assert answer.inner_text().startswith(missing)
+    assert page.locator(".atlas-install-answer").inner_text().startswith(missing)
+    page.close()
+
+
+def test_install_text_promises_only_the_companions_its_commands_install(browser, site_url) -> None:
+    catalog = open_catalog(ROOT / "data")
+    page = browser.new_page(viewport=WIDE)
+    checked_missing = False
+    for release in catalog.releases[-5:]:
+        start = catalog.previous(release)
+        page.goto(site_url + f"upgrade/{start.version}-to-{release.version}.html", wait_until="load")
+        prose = page.locator("#install ~ p").first.text_content()  # laid out only near the screen
+        commands = " ".join(page.locator(".atlas-install code").all_inner_texts())
+        for companion in release.companions:
+            if companion.name not in {"torchvision", "torchaudio"}:
+                continue
+            if companion.version:
+                assert f"{companion.name}==" in commands and companion.name in prose, release.version
+            else:
+                checked_missing = True
+                assert f"{companion.name}==" not in commands
+                assert f"The commands install no {companion.name}" in prose, (release.version, prose)
+                assert f"{companion.name} made" not in prose
+    assert checked_missing, "some recent release has no torchaudio: the text must say so"
+    page.close()
+
+
+#: The 2.9 -> 2.12 guide for a V100 on cu128: at most this many screens of 1280x800.
+SCREENS = 10
+
+
+def test_the_guide_with_a_setup_is_at_most_ten_screens_tall(browser, site_url) -> None:
+    page = browser.new_page(viewport=WIDE)
+    page.goto(site_url + GUIDE + "&python=3.11", wait_until="load")
+    # Laid out whole: blocks skipped by content-visibility would count at their placeholder size.
+    page.add_style_tag(content="* { content-visibility: visible !important; }")
+    page.wait_for_timeout(200)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    screens = height / WIDE["height"]
+    assert screens <= SCREENS, f"the guide is {height} px: {screens:.2f} screens of {WIDE['height']} px"
+    # The setup chosen in the address is one line, not the form.
+    form = page.locator("#your-setup").bounding_box()
+    assert form is not None and form["height"] < 120, form
     page.close()
