@@ -163,7 +163,8 @@ def test_search_entries_rank_short_own_titles_and_changes_to_act_on_higher(real_
     higher, and a change the reader must act on outweighs a note with as long a title."""
     import json
 
-    from macros.render.search_rank import ACTION_KINDS, title_length
+    from macros.dataset.vocabulary import SEARCH_WEIGHED_KINDS
+    from macros.render.search_rank import title_length
 
     index = json.loads((real_site.site / "search" / "search_index.json").read_text())
     separator = re.compile(index["config"]["separator"])
@@ -171,7 +172,7 @@ def test_search_entries_rank_short_own_titles_and_changes_to_act_on_higher(real_
     by_length: dict[tuple[int, bool], set[float]] = {}
     for doc in index["docs"]:
         assert isinstance(doc.get("boost"), float | int) and doc["boost"] > 0, doc["location"]
-        acts = kinds.get(doc["location"].partition("#")[2]) in ACTION_KINDS
+        acts = kinds.get(doc["location"].partition("#")[2]) in SEARCH_WEIGHED_KINDS
         by_length.setdefault((title_length(doc["title"], separator), acts), set()).add(doc["boost"])
     assert all(len(boosts) == 1 for boosts in by_length.values()), "the boost depends on title length and kind only"
     plain = {length: boosts.pop() for (length, acts), boosts in sorted(by_length.items()) if not acts}

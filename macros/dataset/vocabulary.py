@@ -85,7 +85,8 @@ Kind = Literal["highlight", "feature", "improvement", "breaking", "deprecation",
 # "feature" (something new), "action" (must say what to do), "code" (the scanner looks for its
 # symbols; the notes' incompatible-changes and deprecations sections give it), "retires" (puts an
 # API on the lifecycle table), "announces" (a deprecation: a later item completes it), "ends"
-# (completes a deprecation), "headline", "regression", "home" (counted on the home page's list).
+# (completes a deprecation), "headline", "regression", "home" (counted on the home page's list),
+# "weighed" (the reader must act on it: its search entry weighs more, render/search_rank.py).
 KINDS = Vocabulary(
     "kind",
     (
@@ -95,26 +96,26 @@ KINDS = Vocabulary(
             "Breaking change",
             "changed",
             "atlas-kind-breaking",
-            roles=("change", "action", "code", "ends", "home"),
+            roles=("change", "action", "code", "ends", "home", "weighed"),
         ),
         Term(
             "deprecation",
             "Deprecation",
             "deprecated",
             "atlas-kind-deprecation",
-            roles=("change", "code", "retires", "announces", "home"),
+            roles=("change", "code", "retires", "announces", "home", "weighed"),
         ),
         Term(
             "removal",
             "Removal",
             "removed",
             "atlas-kind-removal",
-            roles=("change", "action", "code", "retires", "removes", "ends", "home"),
+            roles=("change", "action", "code", "retires", "removes", "ends", "home", "weighed"),
         ),
         Term("platform", "Platform change", "changed", "atlas-kind-platform", roles=("change", "ends")),
         Term("feature", "New feature", "introduced", "atlas-kind-feature", roles=("feature",)),
         Term("improvement", "Improvement", "improved", "atlas-kind-improvement", roles=("feature",)),
-        Term("regression", "Known regression", "regressed", "atlas-kind-regression", roles=("regression",)),
+        Term("regression", "Known regression", "regressed", "atlas-kind-regression", roles=("regression", "weighed")),
     ),
 )
 #: Kinds that change what a user's existing code or install does; they must say how they hit.
@@ -136,6 +137,7 @@ REMOVAL: str = KINDS.the_one("removes")
 HEADLINE: str = KINDS.the_one("headline")
 REGRESSION: str = KINDS.the_one("regression")
 #: Kinds the home page counts per release, in reading order.
+SEARCH_WEIGHED_KINDS: frozenset[str] = KINDS.having("weighed")
 HOME_KINDS: tuple[str, ...] = tuple(value for value in KINDS.values if value in KINDS.having("home"))
 
 #: A release page's sections in reading order: (anchor, heading, kinds shown there). Every kind

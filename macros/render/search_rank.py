@@ -23,11 +23,12 @@ import re
 from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any
 
+from macros.dataset.vocabulary import SEARCH_WEIGHED_KINDS
+
 #: lunr's BM25 constants (its defaults, which Material keeps for k1 and sets b to 0 for).
 K1 = 1.2
 B = 0.75
-#: Kinds of change the reader has to act on; an entry for one of them weighs this much more.
-ACTION_KINDS = frozenset({"breaking", "deprecation", "removal", "regression"})
+#: An entry for a kind the reader has to act on (the vocabulary's SEARCH_WEIGHED_KINDS) weighs this much more.
 ACTION_WEIGHT = 1.5
 
 _TAG = re.compile(r"<[^>]+>")
@@ -51,6 +52,6 @@ def rank_entries(entries: Iterable[MutableMapping[str, Any]], separator: str, ki
         # BM25's term-frequency part for one occurrence, relative to what b = 0 gives (1).
         boost = (K1 + 1) / (1 + K1 * (1 - B + B * length / average))
         anchor = str(entry.get("location", "")).partition("#")[2]
-        if kind_of.get(anchor) in ACTION_KINDS:
+        if kind_of.get(anchor) in SEARCH_WEIGHED_KINDS:
             boost *= ACTION_WEIGHT
         entry["boost"] = round(boost, 3)
