@@ -300,18 +300,30 @@ def test_parallel_and_serial_scans_agree(data: Path, monkeypatch: pytest.MonkeyP
 
 def test_a_changed_default_is_found_where_the_keyword_is_left_out(tmp_path: Path) -> None:
     """2.6 flips `torch.load`'s `weights_only` default: a call that leaves it out is reported, one
-    that passes it (or **kwargs that may) is not, whatever the alias."""
+    that passes it is not, whatever the alias; one that unpacks **kwargs without it may rely on the
+    default, and says what to check."""
     (tmp_path / "load.py").write_text(
         "import torch\n"
         "from torch import load as tl\n"
         "a = torch.load(path)\n"
         "b = torch.load(path, weights_only=False)\n"
         "c = tl(path, map_location='cpu')\n"
-        "d = torch.load(path, **options)\n",
+        "d = torch.load(path, **options)\n"
+        "e = torch.load(path, **options, weights_only=True)\n",
         encoding="utf-8",
     )
     result = scan(ROOT / "data", str(tmp_path), "--from", "2.5", "--to", "2.6", "--format", "json")
     found = [
         (f["line"], f["symbol"]) for f in json.loads(result.stdout) if f["item_id"] == "torch-load-weights-only-default"
     ]
-    assert found == [(3, "torch.load() without weights_only="), (5, "torch.load() without weights_only=")]
+    assert found == [
+        (3, "torch.load() without weights_only="),
+        (5, "torch.load() without weights_only="),
+        (6, "torch.load(**kwargs): check whether it sets weights_only="),
+    ]
+    text = scan(ROOT / "data", str(tmp_path), "--from", "2.5", "--to", "2.6").stdout.splitlines()
+    questions = [line.split(":")[1] for line in text if "check whether" in line]
+    assert questions == ["6"]
+    assert [line for line in text if ":6:" in line][0].split(" — ")[1].startswith(
+        "torch.load(**kwargs): check whether it sets weights_only=. "
+    )

@@ -35,10 +35,20 @@ class Finding:
     url: str
 
 
+#: In a finding's symbol: the use may or may not meet the item's condition (`f(**kwargs)` for a
+#: changed default); the text line then shows the symbol, which says what to check.
+MAY_APPLY = ": check whether "
+
+
 def as_text(findings: list[Finding]) -> str:
     return "".join(
-        f"{printable(f.path)}:{f.line}:{f.column}: {f.item_id} {f.title} — {f.action} ({f.url})\n" for f in findings
+        f"{printable(f.path)}:{f.line}:{f.column}: {f.item_id} {f.title} — {_question(f)}{f.action} ({f.url})\n"
+        for f in findings
     )
+
+
+def _question(finding: Finding) -> str:
+    return f"{printable(finding.symbol)}. " if MAY_APPLY in finding.symbol else ""
 
 
 def as_json(findings: list[Finding]) -> str:

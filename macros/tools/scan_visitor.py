@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from macros.dataset.model import Item, Release
+from macros.tools.scan_output import MAY_APPLY
 
 #: Exceptions whose handler makes the code in the `try` a compatibility shim.
 SHIM_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
@@ -63,18 +64,15 @@ class Call:
         """True if the call passes the rule's argument (with its value, if one is given), False
         if it does not, None if it cannot be told (`*args`, `**kwargs`)."""
         for keyword in self.keywords:
-            if keyword.arg is None:
-                return None  # **kwargs may carry it
             if keyword.arg == rule.keyword:
                 return self._is_value(keyword.value, rule)
-        if rule.position is None:
-            return False
-        for index, argument in enumerate(self.args):
-            if isinstance(argument, ast.Starred):
-                return None
-            if index == rule.position:
-                return self._is_value(argument, rule)
-        return False
+        if rule.position is not None:
+            for index, argument in enumerate(self.args):
+                if isinstance(argument, ast.Starred):
+                    return None  # *args may reach the position
+                if index == rule.position:
+                    return self._is_value(argument, rule)
+        return None if any(keyword.arg is None for keyword in self.keywords) else False  # **kwargs
 
     @staticmethod
     def _is_value(node: ast.expr, rule: Rule) -> bool:
@@ -155,8 +153,15 @@ class UseVisitor(ast.NodeVisitor):
             return f"{name}() in try/except {'/'.join(sorted(rule.caught))}"
         passed = call.passes(rule)
         if rule.absent:
-            if passed is False and not call.partial:  # a partial's caller may still pass it
+            if call.partial:
+                return None  # a partial's caller may still pass it: the partial is not the call
+            if passed is False:
                 return f"{name}() without {rule.keyword}="
+            if passed is None:
+                # `f(..., **kwargs)` relies on the default unless the caller's dictionary holds
+                # the keyword, which only the callers show: reported, saying what to check.
+                unpacked = "**kwargs" if any(k.arg is None for k in call.keywords) else "*args"
+                return f"{name}({unpacked}){MAY_APPLY}it sets {rule.keyword}="
             return None
         return f"{name}({rule.keyword}=...)" if passed else None
 
