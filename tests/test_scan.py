@@ -324,6 +324,8 @@ def test_a_changed_default_is_found_where_the_keyword_is_left_out(tmp_path: Path
     text = scan(ROOT / "data", str(tmp_path), "--from", "2.5", "--to", "2.6").stdout.splitlines()
     questions = [line.split(":")[1] for line in text if "check whether" in line]
     assert questions == ["6"]
-    assert [line for line in text if ":6:" in line][0].split(" — ")[1].startswith(
-        "torch.load(**kwargs): check whether it sets weights_only=. "
+    assert (
+        next(line for line in text if ":6:" in line)
+        .split(" — ")[1]
+        .startswith("torch.load(**kwargs): check whether it sets weights_only=. ")
     )
