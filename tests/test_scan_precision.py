@@ -236,3 +236,28 @@ def test_torch_load_warns_only_where_weights_only_is_left_out(catalog: Catalog, 
     pairs = found(catalog, tmp_path, code, "2.0", "2.4")
     assert lines(pairs, "torch-load-weights-only-warning") == [2]
     assert lines(pairs, "load-little-endian-default-big-endian") == []  # big-endian hosts only: not visible
+
+
+def test_changes_no_call_shows_are_not_reported(catalog: Catalog, tmp_path: Path) -> None:
+    """Ties in clamp gradients (values), an unbatched attention input (rank), a `dim` of another
+    type than int (every real use passes an int) and an in-place change of a view inside a custom
+    Function cannot be seen in a call; the item's other names still are."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        import torch.nn.functional as F
+        y = torch.clamp(x, min=0) + torch.maximum(a, b) + torch.clip(x, 0, 1)
+        attention = F.scaled_dot_product_attention(q, k, v)
+        softmax = torch.nn.Softmax(dim=-1)
+        class Scale(torch.autograd.Function):
+            pass
+        pooled = F.lp_pool2d(x, 0, 2)
+        """,
+        "2.7",
+        "2.14",
+    )
+    silent = ["clamp-minmax-tie-subgradients", "sdpa-rank3-fused-backends", "autograd-function-inplace-view-check"]
+    assert [item for _, item in pairs if item in silent] == []
+    assert lines(pairs, "argument-validation-errors-2-14") == [8]  # lp_pool with norm_type 0, not Softmax
