@@ -10,7 +10,9 @@ What a rule needs before a use is reported (see `Rule.applies`): its keyword pas
 by name or at its position; for `caught`, a `try` around the call that catches that exception.
 A use is *guarded* (not reported, like ruff's NPY201) inside a `try` that catches `ImportError`,
 `ModuleNotFoundError` or `AttributeError`, and inside an `if`/`else` or conditional expression
-whose test calls `hasattr()` or reads a version (a name with `version`, `greater` or `less`).
+whose test calls `hasattr()` or reads a version (a name with `version`, `greater` or `less`). When
+the test is one flag whose name says the direction (`_TORCH_GREATER_EQUAL_2_3`, possibly under
+`not`), only the branch for older releases is a shim: the other runs on every newer release.
 """
 
 from __future__ import annotations
@@ -305,10 +307,21 @@ class UseVisitor(ast.NodeVisitor):
     visit_TryStar = visit_Try  # type: ignore[assignment]
 
     def visit_If(self, node: ast.If | ast.IfExp) -> None:
-        guard = _is_guard_test(node.test)
-        self._guards += guard
-        self.generic_visit(node)
-        self._guards -= guard
+        newer = _newer_branch(node.test)
+        if newer is None:  # hasattr(), or a version test whose direction is not told by its name
+            guard = _is_guard_test(node.test)
+            self._guards += guard
+            self.generic_visit(node)
+            self._guards -= guard
+            return
+        # `if _TORCH_GREATER_EQUAL_2_3: a else: b`: a runs on every newer release, so the changes
+        # after 2.3 reach it; only b, kept for older releases, is a shim.
+        self.visit(node.test)
+        for branch, runs_on_newer in ((node.body, newer), (node.orelse, not newer)):
+            self._guards += not runs_on_newer
+            for child in branch if isinstance(branch, list) else [branch]:
+                self.visit(child)
+            self._guards -= not runs_on_newer
 
     visit_IfExp = visit_If  # type: ignore[assignment]
 
@@ -384,6 +397,28 @@ def _exception_names(node: ast.expr | None) -> list[str]:
             names.append(".".join([element.id, *reversed(parts)]))
             names.append((parts or [element.id])[0])
     return names
+
+
+#: A version test whose name says its direction: `_TORCH_GREATER_EQUAL_2_4`,
+#: `is_torch_greater_or_equal_than_2_1`, `_TORCH_GE_2_5`, `is_torch_greater_or_equal("2.5")`;
+#: `less`/`_lt_` the other way.
+_NEWER_NAME = re.compile(r"greater|_ge_?\d", re.IGNORECASE)
+_OLDER_NAME = re.compile(r"less|_lt_?\d", re.IGNORECASE)
+
+
+def _newer_branch(test: ast.expr) -> bool | None:
+    """For a test that is one version flag or call (possibly negated): True when its body runs on
+    the newer releases, False when its `else` does; None for any other test."""
+    negated = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        negated, test = not negated, test.operand
+    if isinstance(test, ast.Call):
+        test = test.func
+    identifier = test.id if isinstance(test, ast.Name) else test.attr if isinstance(test, ast.Attribute) else ""
+    newer = bool(_NEWER_NAME.search(identifier))
+    if newer == bool(_OLDER_NAME.search(identifier)):
+        return None  # neither direction, or both
+    return newer != negated
 
 
 def _is_guard_test(test: ast.expr) -> bool:
