@@ -199,6 +199,43 @@ def test_sarif_is_accepted_by_the_schema_and_microsofts_validator(data: Path, tm
     assert sarif_validator_errors(tmp_path / "scan.sarif", tmp_path) == []
 
 
+def test_sarif_fingerprints_follow_a_finding_across_edits(tmp_path: Path) -> None:
+    """Code scanning matches results across commits by `partialFingerprints`: the same use keeps
+    its fingerprint when lines are added above it or the tree is scanned from elsewhere; two
+    identical lines get two; the validator accepts them."""
+    checkout = tmp_path / "repo"
+    (checkout / "src").mkdir(parents=True)
+    user = checkout / "src" / "train.py"
+
+    def fingerprints(source: str, cwd: Path, path: str) -> dict[tuple[int, str], str]:
+        user.write_text(source, encoding="utf-8")
+        result = subprocess.run(
+            [sys.executable, "-m", "macros", "scan", path, "--from", "2.5", "--to", "2.6", "--format", "sarif"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            check=False,
+        )
+        assert result.returncode == 1, result.stderr
+        (tmp_path / "scan.sarif").write_text(result.stdout, encoding="utf-8")
+        results = json.loads(result.stdout)["runs"][0]["results"]
+        return {
+            (r["locations"][0]["physicalLocation"]["region"]["startLine"], r["ruleId"]): r["partialFingerprints"][
+                "pytorchUpgradeScan/v1"
+            ]
+            for r in results
+        }
+
+    before = fingerprints("import torch\na = torch.load(f)\na = torch.load(f)\n", checkout, ".")
+    assert len(set(before.values())) == len(before) == 2  # one item, two identical lines
+    after = fingerprints("import torch\n\n# loads\na = torch.load(f)\na = torch.load(f)\n", ROOT, str(checkout))
+    assert after == {(line + 2, item): value for (line, item), value in before.items()}
+    assert sarif_validator_errors(tmp_path / "scan.sarif", tmp_path) == []
+    edited = fingerprints("import torch\na = torch.load(g)\na = torch.load(f)\n", checkout, ".")
+    assert edited[2, "torch-load-weights-only-default"] != before[2, "torch-load-weights-only-default"]
+
+
 def test_the_sarif_validator_rejects_an_absolute_unencoded_path(tmp_path: Path) -> None:
     """The check above can fail: the log this scanner wrote before (a bare absolute path) is refused."""
     log = {
@@ -300,18 +337,32 @@ def test_parallel_and_serial_scans_agree(data: Path, monkeypatch: pytest.MonkeyP
 
 def test_a_changed_default_is_found_where_the_keyword_is_left_out(tmp_path: Path) -> None:
     """2.6 flips `torch.load`'s `weights_only` default: a call that leaves it out is reported, one
-    that passes it (or **kwargs that may) is not, whatever the alias."""
+    that passes it is not, whatever the alias; one that unpacks **kwargs without it may rely on the
+    default, and says what to check."""
     (tmp_path / "load.py").write_text(
         "import torch\n"
         "from torch import load as tl\n"
         "a = torch.load(path)\n"
         "b = torch.load(path, weights_only=False)\n"
         "c = tl(path, map_location='cpu')\n"
-        "d = torch.load(path, **options)\n",
+        "d = torch.load(path, **options)\n"
+        "e = torch.load(path, **options, weights_only=True)\n",
         encoding="utf-8",
     )
     result = scan(ROOT / "data", str(tmp_path), "--from", "2.5", "--to", "2.6", "--format", "json")
     found = [
         (f["line"], f["symbol"]) for f in json.loads(result.stdout) if f["item_id"] == "torch-load-weights-only-default"
     ]
-    assert found == [(3, "torch.load() without weights_only="), (5, "torch.load() without weights_only=")]
+    assert found == [
+        (3, "torch.load() without weights_only="),
+        (5, "torch.load() without weights_only="),
+        (6, "torch.load(**kwargs): check whether it sets weights_only="),
+    ]
+    text = scan(ROOT / "data", str(tmp_path), "--from", "2.5", "--to", "2.6").stdout.splitlines()
+    questions = [line.split(":")[1] for line in text if "check whether" in line]
+    assert questions == ["6"]
+    assert (
+        next(line for line in text if ":6:" in line)
+        .split(" — ")[1]
+        .startswith("torch.load(**kwargs): check whether it sets weights_only=. ")
+    )

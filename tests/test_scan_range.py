@@ -56,6 +56,23 @@ def test_the_range_comes_from_the_project(project: Path, file: str, text: str, s
     assert result.returncode == 1  # export_for_training: deprecated in 2.9, removed in 2.11
 
 
+def test_included_requirements_and_an_sdists_metadata_are_read(project: Path) -> None:
+    """torchmetrics' requirements.txt holds only `-r requirements/base.txt`; Lightning's and
+    transformers' sdists state torch only in PKG-INFO (setup.py computes it)."""
+    (project / "requirements").mkdir()
+    (project / "requirements" / "base.txt").write_text("-c ../requirements.txt\ntorch >=2.9.0, <2.12\n", "utf-8")
+    (project / "requirements.txt").write_text("-r requirements/base.txt\n--requirement=missing.txt\n", "utf-8")
+    lines = scan(project).stderr.splitlines()
+    assert lines[0] == f"scan from 2.9 to {NEWEST}: torch<2.12,>=2.9.0 (requirements/base.txt)"
+    (project / "requirements.txt").unlink()
+    info = 'Metadata-Version: 2.1\nName: x\nRequires-Dist: torch>=2.10; extra == "torch"\n\nRequires-Dist: torch>=2.0\n'
+    (project / "PKG-INFO").write_text(info, "utf-8")
+    (project / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    result = scan(project)
+    assert result.stderr.splitlines()[0] == f"scan from 2.10 to {NEWEST}: torch>=2.10 (PKG-INFO)"  # not the description
+    assert result.returncode == 1
+
+
 def test_no_lower_bound_scans_every_release(project: Path) -> None:
     (project / "requirements.txt").write_text("torch\n", encoding="utf-8")
     result = scan(project)

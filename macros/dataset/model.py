@@ -458,7 +458,8 @@ class SymbolUse(Record):
     absent: bool = Field(
         default=False,
         description="The change hits calls that leave this keyword out (a default that changed): `torch.load(f)` "
-        "without `weights_only`. Calls that pass it, or pass **kwargs, are not reported.",
+        "without `weights_only`. Calls that pass it are not reported; a call that unpacks **kwargs without it is, "
+        "as one to check.",
     )
     position: Annotated[int, Field(ge=0, le=50)] | None = Field(
         default=None,

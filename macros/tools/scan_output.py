@@ -8,6 +8,7 @@ path segment percent-encoded: GitHub code scanning and Microsoft's validator pla
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass
@@ -15,10 +16,12 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import quote
 
-from macros.tools.scan_files import printable
+from macros.tools.scan_files import Unreadable, printable, read_source
 
 #: The name SARIF locations are relative to; GitHub code scanning resolves it to the checkout.
 URI_BASE_ID = "%SRCROOT%"
+#: The key of each result's fingerprint in `partialFingerprints` (a versioned name, as SARIF asks).
+FINGERPRINT = "pytorchUpgradeScan/v1"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
@@ -35,10 +38,20 @@ class Finding:
     url: str
 
 
+#: In a finding's symbol: the use may or may not meet the item's condition (`f(**kwargs)` for a
+#: changed default); the text line then shows the symbol, which says what to check.
+MAY_APPLY = ": check whether "
+
+
 def as_text(findings: list[Finding]) -> str:
     return "".join(
-        f"{printable(f.path)}:{f.line}:{f.column}: {f.item_id} {f.title} — {f.action} ({f.url})\n" for f in findings
+        f"{printable(f.path)}:{f.line}:{f.column}: {f.item_id} {f.title} — {_question(f)}{f.action} ({f.url})\n"
+        for f in findings
     )
+
+
+def _question(finding: Finding) -> str:
+    return f"{printable(finding.symbol)}. " if MAY_APPLY in finding.symbol else ""
 
 
 def as_json(findings: list[Finding]) -> str:
@@ -69,12 +82,35 @@ def _tool_version() -> str:
         return "0.1.0"  # a source checkout: pyproject.toml's version
 
 
+def fingerprints(findings: list[Finding], base: Path) -> list[str]:
+    """A stable name for each finding, so code scanning tracks it across commits: a hash of the
+    item, the file (relative to the base), the symbol and the text of its line without the
+    indentation, numbered among the findings that share all four. Lines added above or code
+    moved within the file leave it unchanged; editing the line changes it."""
+    lines: dict[str, list[str]] = {}
+    seen: dict[tuple[str, ...], int] = {}
+    names = []
+    for f in findings:
+        if f.path not in lines:
+            try:
+                lines[f.path] = read_source(Path(f.path)).splitlines()
+            except Unreadable:
+                lines[f.path] = []  # gone since the scan: the place alone names it
+        text = lines[f.path][f.line - 1].strip() if f.line <= len(lines[f.path]) else ""
+        key = (f.item_id, artifact_uri(f.path, base), f.symbol, text)
+        seen[key] = seen.get(key, 0) + 1
+        digest = hashlib.sha256("\0".join([*key, str(seen[key])]).encode("utf-8", "surrogatepass")).hexdigest()
+        names.append(digest[:32])
+    return names
+
+
 def as_sarif(findings: list[Finding], start: str, end: str, base: Path) -> str:
-    """SARIF 2.1.0, as GitHub code scanning reads it: one rule per item, one result per use."""
+    """SARIF 2.1.0, as GitHub code scanning reads it: one rule per item, one result per use,
+    each with a stable fingerprint."""
     rules: dict[str, dict[str, object]] = {}
     results = []
     order: dict[str, int] = {}
-    for f in findings:
+    for f, fingerprint in zip(findings, fingerprints(findings, base), strict=True):
         order.setdefault(f.item_id, len(order))
         rules.setdefault(
             f.item_id,
@@ -95,6 +131,7 @@ def as_sarif(findings: list[Finding], start: str, end: str, base: Path) -> str:
                 "ruleIndex": order[f.item_id],
                 "level": "warning",
                 "message": {"text": f"{f.symbol}: {f.title} (PyTorch {f.release}). {f.action}"},
+                "partialFingerprints": {FINGERPRINT: fingerprint},
                 "locations": [
                     {
                         "physicalLocation": {

@@ -3,9 +3,11 @@
 From the first scanned path upwards, the first folder with a `pyproject.toml` or a
 `requirements*.txt` is the project (the search stops at a `.git` folder). Its torch requirements
 (`[project] dependencies`, optional dependencies, `[dependency-groups]`, Poetry's
-`[tool.poetry.dependencies]`, every `requirements*.txt`) are combined; without any, the torch
-version pinned in `uv.lock` or `poetry.lock`. The range runs from the oldest release the
-requirement allows to the newest release the data covers.
+`[tool.poetry.dependencies]`, every `requirements*.txt` and the files they include with `-r` or
+`-c`) are combined; without any, the `Requires-Dist` lines of a source distribution's `PKG-INFO`
+(what pip reads when `setup.py` computes the dependencies); without those, the torch version
+pinned in `uv.lock` or `poetry.lock`. The range runs from the oldest release the requirement
+allows to the newest release the data covers.
 """
 
 from __future__ import annotations
@@ -47,11 +49,13 @@ def project_range(paths: list[Path], releases: list[str]) -> ProjectRange:
         )
     specifiers, files = _declared(project)
     if not files:
+        specifiers, files = _metadata(project)
+    if not files:
         specifiers, files = _locked(project)
     if not files:
         raise ScanUsageError(
             f"no --from/--to, and the project in {printable(project)} does not require torch "
-            "(pyproject.toml, requirements*.txt, uv.lock, poetry.lock): give --from A --to B"
+            "(pyproject.toml, requirements*.txt, PKG-INFO, uv.lock, poetry.lock): give --from A --to B"
         )
     start = _oldest_series(specifiers, releases)
     if start is None:
@@ -80,13 +84,32 @@ def _declared(project: Path) -> tuple[SpecifierSet, list[str]]:
             files.append(pyproject.name)
             for specifier in found:
                 combined &= specifier
+    seen: set[Path] = set()
     for requirements in sorted(project.glob("requirements*.txt")):
-        found = list(_requirements_specifiers(requirements))
-        if found:
-            files.append(requirements.name)
-            for specifier in found:
-                combined &= specifier
+        for path, specifier in _requirements_specifiers(requirements, seen):
+            name = path.relative_to(project).as_posix() if path.is_relative_to(project) else str(path)
+            if name not in files:
+                files.append(name)
+            combined &= specifier
     return combined, files
+
+
+def _metadata(project: Path) -> tuple[SpecifierSet, list[str]]:
+    """A source distribution's core metadata: `Requires-Dist:` header lines of `PKG-INFO`."""
+    info = project / "PKG-INFO"
+    if not info.is_file():
+        return SpecifierSet(), []
+    try:
+        text = info.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise ScanUsageError(f"{printable(info)}: cannot be read ({error.strerror})") from None
+    header = text.split("\n\n", 1)[0]  # the description follows the first blank line
+    lines = [line.split(":", 1)[1].strip() for line in header.splitlines() if line.startswith("Requires-Dist:")]
+    combined = SpecifierSet()
+    found = list(_torch_specifiers(lines))
+    for specifier in found:
+        combined &= specifier
+    return combined, [info.name] if found else []
 
 
 def _pyproject_specifiers(path: Path) -> Iterator[SpecifierSet]:
@@ -108,13 +131,27 @@ def _pyproject_specifiers(path: Path) -> Iterator[SpecifierSet]:
         yield specifier
 
 
-def _requirements_specifiers(path: Path) -> Iterator[SpecifierSet]:
+#: pip's include lines: `-r other.txt`, `--requirement=other.txt`, constraints `-c`.
+_INCLUDE = re.compile(r"^(?:-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)(?P<path>\S+)")
+
+
+def _requirements_specifiers(path: Path, seen: set[Path]) -> Iterator[tuple[Path, SpecifierSet]]:
+    """(file, specifier) for each torch requirement in `path` and the files it includes, each
+    file read once (an include loop ends); an included file that does not exist is left out."""
+    resolved = path.resolve()
+    if resolved in seen or not path.is_file():
+        return
+    seen.add(resolved)
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as error:
         raise ScanUsageError(f"{printable(path)}: cannot be read ({error.strerror})") from None
     lines = [line.split(" #")[0].strip() for line in text.splitlines()]
-    yield from _torch_specifiers([line for line in lines if line and not line.startswith(("#", "-"))])
+    for line in lines:
+        if include := _INCLUDE.match(line):
+            yield from _requirements_specifiers(path.parent / include["path"], seen)
+    for specifier in _torch_specifiers([line for line in lines if line and not line.startswith(("#", "-"))]):
+        yield path, specifier
 
 
 def _torch_specifiers(lines: list[str]) -> Iterator[SpecifierSet]:

@@ -10,7 +10,9 @@ What a rule needs before a use is reported (see `Rule.applies`): its keyword pas
 by name or at its position; for `caught`, a `try` around the call that catches that exception.
 A use is *guarded* (not reported, like ruff's NPY201) inside a `try` that catches `ImportError`,
 `ModuleNotFoundError` or `AttributeError`, and inside an `if`/`else` or conditional expression
-whose test calls `hasattr()` or reads a version (a name with `version`, `greater` or `less`).
+whose test calls `hasattr()` or reads a version (a name with `version`, `greater` or `less`). When
+the test is one flag whose name says the direction (`_TORCH_GREATER_EQUAL_2_3`, possibly under
+`not`), only the branch for older releases is a shim: the other runs on every newer release.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 
 from macros.dataset.model import Item, Release
 from macros.dataset.vocabulary import RETIRING_KINDS
+from macros.tools.scan_output import MAY_APPLY
 
 #: Exceptions whose handler makes the code in the `try` a compatibility shim.
 SHIM_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
@@ -64,18 +67,15 @@ class Call:
         """True if the call passes the rule's argument (with its value, if one is given), False
         if it does not, None if it cannot be told (`*args`, `**kwargs`)."""
         for keyword in self.keywords:
-            if keyword.arg is None:
-                return None  # **kwargs may carry it
             if keyword.arg == rule.keyword:
                 return self._is_value(keyword.value, rule)
-        if rule.position is None:
-            return False
-        for index, argument in enumerate(self.args):
-            if isinstance(argument, ast.Starred):
-                return None
-            if index == rule.position:
-                return self._is_value(argument, rule)
-        return False
+        if rule.position is not None:
+            for index, argument in enumerate(self.args):
+                if isinstance(argument, ast.Starred):
+                    return None  # *args may reach the position
+                if index == rule.position:
+                    return self._is_value(argument, rule)
+        return None if any(keyword.arg is None for keyword in self.keywords) else False  # **kwargs
 
     @staticmethod
     def _is_value(node: ast.expr, rule: Rule) -> bool:
@@ -156,8 +156,15 @@ class UseVisitor(ast.NodeVisitor):
             return f"{name}() in try/except {'/'.join(sorted(rule.caught))}"
         passed = call.passes(rule)
         if rule.absent:
-            if passed is False and not call.partial:  # a partial's caller may still pass it
+            if call.partial:
+                return None  # a partial's caller may still pass it: the partial is not the call
+            if passed is False:
                 return f"{name}() without {rule.keyword}="
+            if passed is None:
+                # `f(..., **kwargs)` relies on the default unless the caller's dictionary holds
+                # the keyword, which only the callers show: reported, saying what to check.
+                unpacked = "**kwargs" if any(k.arg is None for k in call.keywords) else "*args"
+                return f"{name}({unpacked}){MAY_APPLY}it sets {rule.keyword}="
             return None
         return f"{name}({rule.keyword}=...)" if passed else None
 
@@ -301,10 +308,21 @@ class UseVisitor(ast.NodeVisitor):
     visit_TryStar = visit_Try  # type: ignore[assignment]
 
     def visit_If(self, node: ast.If | ast.IfExp) -> None:
-        guard = _is_guard_test(node.test)
-        self._guards += guard
-        self.generic_visit(node)
-        self._guards -= guard
+        newer = _newer_branch(node.test)
+        if newer is None:  # hasattr(), or a version test whose direction is not told by its name
+            guard = _is_guard_test(node.test)
+            self._guards += guard
+            self.generic_visit(node)
+            self._guards -= guard
+            return
+        # `if _TORCH_GREATER_EQUAL_2_3: a else: b`: a runs on every newer release, so the changes
+        # after 2.3 reach it; only b, kept for older releases, is a shim.
+        self.visit(node.test)
+        for branch, runs_on_newer in ((node.body, newer), (node.orelse, not newer)):
+            self._guards += not runs_on_newer
+            for child in branch if isinstance(branch, list) else [branch]:
+                self.visit(child)
+            self._guards -= not runs_on_newer
 
     visit_IfExp = visit_If  # type: ignore[assignment]
 
@@ -380,6 +398,28 @@ def _exception_names(node: ast.expr | None) -> list[str]:
             names.append(".".join([element.id, *reversed(parts)]))
             names.append((parts or [element.id])[0])
     return names
+
+
+#: A version test whose name says its direction: `_TORCH_GREATER_EQUAL_2_4`,
+#: `is_torch_greater_or_equal_than_2_1`, `_TORCH_GE_2_5`, `is_torch_greater_or_equal("2.5")`;
+#: `less`/`_lt_` the other way.
+_NEWER_NAME = re.compile(r"greater|_ge_?\d", re.IGNORECASE)
+_OLDER_NAME = re.compile(r"less|_lt_?\d", re.IGNORECASE)
+
+
+def _newer_branch(test: ast.expr) -> bool | None:
+    """For a test that is one version flag or call (possibly negated): True when its body runs on
+    the newer releases, False when its `else` does; None for any other test."""
+    negated = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        negated, test = not negated, test.operand
+    if isinstance(test, ast.Call):
+        test = test.func
+    identifier = test.id if isinstance(test, ast.Name) else test.attr if isinstance(test, ast.Attribute) else ""
+    newer = bool(_NEWER_NAME.search(identifier))
+    if newer == bool(_OLDER_NAME.search(identifier)):
+        return None  # neither direction, or both
+    return newer != negated
 
 
 def _is_guard_test(test: ast.expr) -> bool:

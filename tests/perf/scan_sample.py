@@ -59,6 +59,7 @@ PATTERNS = [
 @dataclass(frozen=True)
 class Entry:
     tree: str
+    range: str  # "2.8-2.13": the --from/--to the entry was drawn and judged for
     kind: str  # finding or use
     path: str
     line: int
@@ -67,9 +68,14 @@ class Entry:
     why: str
 
     @property
+    def bounds(self) -> tuple[str, str]:
+        start, end = self.range.split("-")
+        return start, end
+
+    @property
     def excerpt(self) -> Path:
-        name = self.path.replace("/", "__").removesuffix(".py")
-        return EXCERPTS / self.tree / f"{name}__{self.line}.py"
+        """The vendored excerpt of the entry's file: one per file, whatever the number of entries."""
+        return EXCERPTS / self.tree / self.path.replace("/", "__")
 
 
 def load_sample() -> list[Entry]:
@@ -77,9 +83,9 @@ def load_sample() -> list[Entry]:
     for text in SAMPLE.read_text(encoding="utf-8").splitlines():
         if not text.strip() or text.startswith("#"):
             continue
-        tree, kind, where, item, verdict, why = text.split("\t")
+        tree, scope, kind, where, item, verdict, why = text.split("\t")
         path, line = where.rsplit(":", 1)
-        entries.append(Entry(tree, kind, path, int(line), item, verdict == "true", why))
+        entries.append(Entry(tree, scope, kind, path, int(line), item, verdict == "true", why))
     return entries
 
 
@@ -100,8 +106,8 @@ class Measure:
 
     def __str__(self) -> str:
         return (
-            f"precision {self.precision:.0%} ({self.reported_true}/{self.reported} sampled findings true), "
-            f"recall {self.recall:.0%} ({self.uses_found}/{self.uses} real uses found)"
+            f"precision {self.precision:.1%} ({self.reported_true}/{self.reported} sampled findings true), "
+            f"recall {self.recall:.1%} ({self.uses_found}/{self.uses} real uses found)"
         )
 
 
@@ -117,21 +123,34 @@ def measure(entries: list[Entry], reported: set[tuple[str, int, str]]) -> Measur
     )
 
 
-def excerpt(source: str, line: int) -> tuple[str, int]:
-    """The imports and the code around `line`, and where `line` lands in it."""
+def excerpt(source: str, lines: list[int]) -> tuple[str, dict[int, int]]:
+    """The file's imports and the code around each of `lines` (the function, or top-level
+    statement, that holds it; a block inside another chosen block is kept once, as part of it),
+    and where each line lands in that text."""
     module = ast.parse(source)
-    lines = source.splitlines()
+    text = source.splitlines()
     imports: list[str] = []
     for statement in _top_level(module.body):
         if isinstance(statement, ast.Import | ast.ImportFrom):
-            imports += [text.strip() for text in lines[statement.lineno - 1 : statement.end_lineno]]
-    around = _enclosing(module, line)
-    first = min([around.lineno, *(d.lineno for d in getattr(around, "decorator_list", []))])
-    body = lines[first - 1 : around.end_lineno]
-    indent = len(body[0]) - len(body[0].lstrip())
-    openers = [" " * level + "if True:" for level in range(0, indent, 4)]
-    head = [*imports, *openers]
-    return "\n".join([*head, *body]) + "\n", len(head) + line - first + 1
+            imports += [line.strip() for line in text[statement.lineno - 1 : statement.end_lineno]]
+    spans = sorted({_span(_enclosing(module, line)) for line in lines})
+    outer = [span for span in spans if not any(o != span and o[0] <= span[0] and span[1] <= o[1] for o in spans)]
+    body: list[str] = list(imports)
+    where: dict[int, int] = {}
+    for first, last in outer:
+        block = text[first - 1 : last]
+        indent = len(block[0]) - len(block[0].lstrip())
+        body += [" " * level + "if True:" for level in range(0, indent, 4)]
+        for line in lines:
+            if first <= line <= last:
+                where[line] = len(body) + line - first + 1
+        body += block
+    return "\n".join(body) + "\n", where
+
+
+def _span(node: ast.stmt) -> tuple[int, int]:
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+    return first, node.end_lineno or node.lineno
 
 
 def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -157,20 +176,31 @@ def _enclosing(module: ast.Module, line: int) -> ast.stmt:
 
 
 def vendor(cache: Path) -> None:
+    """One excerpt per sampled file; its first line maps each sampled line to its place:
+    `lines 66@31 95@40` (original@excerpt, both counted from 1, the header included)."""
+    by_file: dict[Path, tuple[Entry, set[int]]] = {}
     for entry in load_sample():
+        by_file.setdefault(entry.excerpt, (entry, set()))[1].add(entry.line)
+    for target in EXCERPTS.glob("*/*.py"):
+        if target not in by_file:
+            target.unlink()  # no entry left in that file
+    for target, (entry, lines) in by_file.items():
         source = (cache / entry.tree / entry.path).read_text(encoding="utf-8")
-        text, line = excerpt(source, entry.line)
-        entry.excerpt.parent.mkdir(parents=True, exist_ok=True)
+        text, where = excerpt(source, sorted(lines))
+        places = " ".join(f"{line}@{where[line] + 1}" for line in sorted(lines))
         origin = (
-            f"# {entry.tree} {entry.path}:{entry.line} (Apache-2.0), imports and the code around it; line @{line + 1}\n"
+            f"# {entry.tree} {entry.path} (Apache-2.0), imports and the code around the sampled lines; lines {places}\n"
         )
-        entry.excerpt.write_text(origin + text, encoding="utf-8")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(origin + text, encoding="utf-8")
 
 
-def excerpt_line(entry: Entry) -> int:
-    """Where the sampled line sits in its vendored excerpt (its first line says: "line @N")."""
-    with entry.excerpt.open(encoding="utf-8") as file:
-        return int(file.readline().rsplit("@", 1)[1])
+def excerpt_lines(path: Path) -> dict[int, int]:
+    """Excerpt line -> original line, from the excerpt's first line (`lines 66@31 95@40`)."""
+    with path.open(encoding="utf-8") as file:
+        header = file.readline()
+    places = header.rsplit("; lines ", 1)[1].split()
+    return {int(at): int(line) for line, at in (place.split("@") for place in places)}
 
 
 def main() -> int:
