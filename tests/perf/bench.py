@@ -163,7 +163,7 @@ def serve_rebuild_times(project: Path, edits: int = 10, mark: Callable[[str, str
         with mkdocs_serve(project, timeout=300) as base:
             times = []
             for number in range(edits):
-                marker = f"Benchmarkedit{number}"
+                marker = f"Benchmark{mark.__name__.replace('_', '')}edit{number}"  # unique per series
                 text = release_file.read_text(encoding="utf-8")
                 release_file.write_text(mark(text, marker), encoding="utf-8")
                 saved = time.perf_counter()
