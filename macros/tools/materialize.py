@@ -22,7 +22,8 @@ import jinja2
 import yaml
 
 from macros.query.catalog import Catalog, open_catalog
-from macros.render.pages import PAGE_MACROS, footer_facts, generated_pages, machine_files, nav_sections
+from macros.query.site import not_in_nav
+from macros.render.pages import PAGE_MACROS, footer_facts, generated_pages, machine_files, nav
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.DOTALL)
 
@@ -66,12 +67,8 @@ def plain_config(config: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
     plain["plugins"] = [
         plugin for plugin in config.get("plugins", []) if plugin != "macros" and not _is_plugin(plugin, "macros")
     ]
-    sections = nav_sections(generated_pages(catalog))
-    nav = []
-    for entry in config.get("nav", []):
-        ((title, target),) = entry.items()
-        nav.append({title: sections.get(target, target)} if isinstance(target, str) else entry)
-    plain["nav"] = nav
+    plain["nav"] = nav(generated_pages(catalog))
+    plain["not_in_nav"] = not_in_nav()
     plain["extra"] = {**config.get("extra", {}), "atlas": footer_facts(catalog)}
     return plain
 
