@@ -9,7 +9,7 @@ from conftest import FIXTURE_DATA
 
 from macros.query.catalog import Catalog, open_catalog
 from macros.query.install import cuda_tag, install_variants
-from macros.query.site import PAGE_TYPES, not_in_nav
+from macros.query.site import PAGE_TYPES, Links, html_path, not_in_nav, page_type, page_url, target, type_of
 from macros.render.pages import generated_pages, nav
 
 
@@ -72,13 +72,13 @@ def test_pages_and_nav_follow_the_data_and_the_page_type_registry(catalog: Catal
     # One entry per page type with a nav title, in the registry's order; a section lists its index,
     # then every generated page whose type it heads, in the order of the pages.
     assert [next(iter(entry)) for entry in site_nav] == [t.nav for t in PAGE_TYPES if t.nav]
-    for page_type, entry in zip([t for t in PAGE_TYPES if t.nav], site_nav, strict=True):
+    for listed_type, entry in zip([t for t in PAGE_TYPES if t.nav], site_nav, strict=True):
         (listed,) = entry.values()
-        if page_type.heads is None:
-            assert listed == page_type.pattern
+        if listed_type.heads is None:
+            assert listed == listed_type.pattern
             continue
-        members = [{p.title: p.path} for p in pages if p.type.section == page_type.name]
-        assert members and listed == [{page_type.heads: page_type.pattern}, *members]
+        members = [{p.title: p.path} for p in pages if p.type.section == listed_type.name]
+        assert members and listed == [{listed_type.heads: listed_type.pattern}, *members]
     releases = next(listed for entry in site_nav for title, listed in entry.items() if title == "Releases")
     assert releases[:2] == [{"All releases": "releases/index.md"}, {"PyTorch 9.2": "releases/9.2.md"}]
 
@@ -88,6 +88,33 @@ def test_every_hand_written_page_has_its_page_type() -> None:
 
     hand_written = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
     assert hand_written == {t.pattern for t in PAGE_TYPES if not t.generated}
+
+
+def test_links_between_pages_are_relative_and_name_md_sources_or_built_html() -> None:
+    from_guide = Links(page_type("guide").path(start="9.0", end="9.2"))
+    assert from_guide.md("release", "install", version="9.2") == "../releases/9.2.md#install"
+    assert from_guide.html("release", "install", version="9.2") == "../releases/9.2.html#install"
+    assert from_guide.md("guide", start="9.1", end="9.2") == "9.1-to-9.2.md"
+    assert from_guide.md("about", "repository") == "../about.md#repository"
+    assert Links("index.md").md(target("release", version="9.1")) == "releases/9.1.md"
+    assert Links("releases/9.1.md").html("release", "x", version="9.1") == "9.1.html#x"
+    assert page_url("https://example.org/atlas/", "guide", start="9.0", end="9.1") == (
+        "https://example.org/atlas/upgrade/9.0-to-9.1.html"
+    )
+    with pytest.raises(KeyError, match="takes \\('version',\\)"):
+        from_guide.md("release", name="9.1")
+    with pytest.raises(KeyError, match="no page type 'glossary'"):
+        from_guide.md("glossary")
+
+
+def test_every_page_path_has_one_type() -> None:
+    assert type_of("compare/index.html").name == "compare-index"
+    assert type_of("compare/wheels.html").name == "compare"
+    assert type_of("upgrade/2.9-to-2.12.md").name == "guide"
+    for each in PAGE_TYPES:
+        assert type_of(html_path(each.sample_path)) == each
+    with pytest.raises(KeyError, match=r"glossary/x\.html: no page type"):
+        type_of("glossary/x.html")
 
 
 def test_generated_pages_are_rendered_markdown_not_macro_calls(catalog: Catalog) -> None:
