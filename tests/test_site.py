@@ -10,6 +10,7 @@ from urllib.parse import unquote, urlparse
 from conftest import ROOT, Build
 
 from macros.dataset import wheels
+from macros.dataset.model import ITEM_TEXT_FIELDS
 from macros.dataset.text import text_html, visible_text
 from macros.dataset.vocabulary import EFFECTS, KINDS, STATUSES
 from macros.query.catalog import open_catalog
@@ -316,10 +317,8 @@ def test_every_item_body_reads_as_its_data_field_by_field(real_site: Build) -> N
             expected = [" ".join(badges), _read(item.summary)]
             if item.prs:
                 expected.append("Pull requests: " + ", ".join(f"#{pr}" for pr in item.prs) + ".")
-            if item.action:
-                expected.append("What to do: " + _read(item.action))
-            if item.replacement:
-                expected.append("Replacement: " + _read(item.replacement))
+            # The text fields in the registry's order (`ITEM_TEXT_FIELDS`: What to do, Replacement...).
+            expected += [f"{label}: {_read(text)}" for name, label in ITEM_TEXT_FIELDS if (text := getattr(item, name))]
             if item.planned_removal:
                 moved = f" (moved: first announced for {', then '.join(item.planned_removal_earlier)})"
                 expected.append(
