@@ -37,13 +37,14 @@ class PageType:
     pattern: str
     #: Made by the hook from the data (`render/pages.py` lists them) or written by hand under docs/.
     generated: bool
-    #: The nav entry's title. For a type with many pages (a pattern with fields), the title of
-    #: each page is its own and `nav` is None or the name of the index type whose section lists them.
+    #: Its nav entry's title, for a one-of-a-kind page; None: not an entry of its own.
     nav: str | None = None
-    #: The nav section this type heads (its pages' type names it as `section`): its own entry's
-    #: title inside the section ("All releases").
+    #: When the entry is a section (the types that name this one as `section` are listed in it):
+    #: the title of this page's own entry inside the section ("All releases").
     heads: str | None = None
-    section: str | None = None  # the index type whose nav section lists this type's pages
+    #: The type whose nav section lists this type's pages (each under its own title). A type with
+    #: neither `nav` nor `section` is reached by links only (`not_in_nav`).
+    section: str | None = None
     #: Guides repeat items whose permanent home is a release page; indexing them would crowd every
     #: search with duplicates and more than quadruple the index each first visit downloads.
     searchable: bool = True
