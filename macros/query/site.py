@@ -108,6 +108,11 @@ PAGE_TYPES: tuple[PageType, ...] = (
 )
 
 _BY_NAME = {page_type.name: page_type for page_type in PAGE_TYPES}
+for _type in PAGE_TYPES:  # a registry bug fails at import, with the fix in the message
+    if _type.section is not None and (_type.section not in _BY_NAME or _BY_NAME[_type.section].heads is None):
+        raise ValueError(f"page type {_type.name!r}: section {_type.section!r} is no page type with `heads`")
+    if _type.nav is None and _type.heads is not None:
+        raise ValueError(f"page type {_type.name!r}: `heads` needs a `nav` title for the section")
 
 
 def page_type(name: str) -> PageType:
