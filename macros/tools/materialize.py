@@ -77,8 +77,9 @@ def _is_plugin(entry: object, name: str) -> bool:
     return isinstance(entry, dict) and name in entry
 
 
-def render_hand_written(text: str, catalog: Catalog) -> str:
-    """A docs/ page: its macros rendered when its front matter asks for it, as mkdocs-macros would."""
+def render_hand_written(text: str, catalog: Catalog, config: dict[str, Any]) -> str:
+    """A docs/ page: its macros rendered when its front matter asks for it, as mkdocs-macros would
+    (which also gives pages `config`, the site's configuration: `{{ config.extra.repository }}`)."""
     match = _FRONT_MATTER.match(text)
     meta = yaml.safe_load(match.group(1)) if match else None
     if not isinstance(meta, dict) or meta.get("render_macros") is not True:
@@ -86,7 +87,7 @@ def render_hand_written(text: str, catalog: Catalog) -> str:
     assert match is not None
     front = "".join(line for line in match.group(1).splitlines(keepends=True) if not line.startswith("render_macros:"))
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
-    env.globals.update({name: partial(render, catalog) for name, render in PAGE_MACROS.items()})
+    env.globals.update({name: partial(render, catalog) for name, render in PAGE_MACROS.items()}, config=config)
     return f"---\n{front}---\n" + env.from_string(text[match.end() :]).render()
 
 
@@ -101,7 +102,7 @@ def materialize(project: Path, out: Path) -> int:
     shutil.copytree(project / "overrides", out / "overrides")
     pages = 0
     for path in sorted(docs.rglob("*.md")):
-        path.write_text(render_hand_written(path.read_text(encoding="utf-8"), catalog), encoding="utf-8")
+        path.write_text(render_hand_written(path.read_text(encoding="utf-8"), catalog, config), encoding="utf-8")
         pages += 1
     for page in generated_pages(catalog):
         target = docs / page.path
