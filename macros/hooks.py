@@ -5,8 +5,9 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDoc
   anything is written, listing every problem as file:line:column: field: message. Under
   `mkdocs serve`, once a good build exists, a problem instead keeps the last good data: the
   terminal and a banner on every page show the problems until the file is fixed, and no request
-  waits for a build that cannot happen. Fills the nav sections and the footer's counts from the
-  page registry (`render/pages.py`), and leaves the catalog in `config.extra` for `define_env`.
+  waits for a build that cannot happen. Fills the nav (and `not_in_nav`) from the page-type
+  registry (`query/site.py`) and the generated pages (`render/pages.py`), and the footer's
+  counts, and leaves the catalog in `config.extra` for `define_env`.
 - `on_files`: adds each registered page, rendered, as a virtual file (`File.generated`), and the
   JSON API and feed; at priority 50 so that plugins which run later see them. Each page's finished
   HTML comes back with its Markdown and is kept here, by page, for this build only. Under
@@ -45,6 +46,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import jinja2  # noqa: E402
+import pathspec  # noqa: E402  (MkDocs' own dependency: its `not_in_nav` patterns)
 from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.livereload import LiveReloadServer  # noqa: E402
@@ -55,8 +57,9 @@ from mkdocs.structure.pages import Page  # noqa: E402
 from macros.dataset.problems import DataError  # noqa: E402
 from macros.incremental import IncrementalServe, fingerprint, tree_stamp  # noqa: E402
 from macros.query.catalog import Catalog, open_catalog  # noqa: E402
+from macros.query.site import not_in_nav  # noqa: E402
 from macros.render.markdown import Rendered, put_back  # noqa: E402
-from macros.render.pages import PAGE_MACROS, GeneratedPage, footer_facts, generated_pages, machine_files, nav_sections  # noqa: E402
+from macros.render.pages import PAGE_MACROS, GeneratedPage, footer_facts, generated_pages, machine_files, nav  # noqa: E402
 from macros.render.search_rank import rank_entries  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.atlas")
@@ -170,13 +173,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     config.extra["atlas_catalog"] = catalog
     # Not named `items`: Jinja would find dict.items before the key.
     config.extra["atlas"] = footer_facts(catalog)
-    sections = nav_sections(generated_pages(catalog))
-    # A nav entry `Title: <index page>` of mkdocs.yml becomes the section that index page heads.
-    for position, entry in enumerate(config.nav or []):
-        if isinstance(entry, dict) and len(entry) == 1:
-            ((title, target),) = entry.items()
-            if isinstance(target, str) and target in sections:
-                config.nav[position] = {title: sections[target]}
+    # The nav and what it leaves out come from the page-type registry (`query/site.py`), not mkdocs.yml.
+    config.nav = nav(generated_pages(catalog))
+    config.not_in_nav = pathspec.gitignore.GitIgnoreSpec.from_lines(not_in_nav().splitlines())
     return config
 
 

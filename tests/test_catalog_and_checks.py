@@ -9,7 +9,8 @@ from conftest import FIXTURE_DATA
 
 from macros.query.catalog import Catalog, open_catalog
 from macros.query.install import cuda_tag, install_variants
-from macros.render.pages import NAV_SECTIONS, generated_pages, nav_sections
+from macros.query.site import PAGE_TYPES, Links, html_path, not_in_nav, page_type, page_url, target, type_of
+from macros.render.pages import generated_pages, nav
 
 
 @pytest.fixture(scope="module")
@@ -64,16 +65,56 @@ def test_install_commands_come_from_the_platform_block(catalog: Catalog) -> None
     assert "xpu" not in {v.id for v in install_variants(catalog.release("9.2"))}
 
 
-def test_pages_and_nav_follow_the_data(catalog: Catalog) -> None:
+def test_pages_and_nav_follow_the_data_and_the_page_type_registry(catalog: Catalog) -> None:
     pages = generated_pages(catalog)
     assert [p.path for p in pages][:3] == ["releases/9.2.md", "releases/9.1.md", "releases/9.0.md"]
-    sections = nav_sections(pages)
-    assert set(sections) == set(NAV_SECTIONS)
-    assert sections["releases/index.md"][:2] == [
-        {"All releases": "releases/index.md"},
-        {"PyTorch 9.2": "releases/9.2.md"},
-    ]
-    assert next(iter(sections["compare/index.md"][0])) == "All tables"
+    site_nav = nav(pages)
+    # One entry per page type with a nav title, in the registry's order; a section lists its index,
+    # then every generated page whose type it heads, in the order of the pages.
+    assert [next(iter(entry)) for entry in site_nav] == [t.nav for t in PAGE_TYPES if t.nav]
+    for listed_type, entry in zip([t for t in PAGE_TYPES if t.nav], site_nav, strict=True):
+        (listed,) = entry.values()
+        if listed_type.heads is None:
+            assert listed == listed_type.pattern
+            continue
+        members = [{p.title: p.path} for p in pages if p.type.section == listed_type.name]
+        assert members and listed == [{listed_type.heads: listed_type.pattern}, *members]
+    releases = next(listed for entry in site_nav for title, listed in entry.items() if title == "Releases")
+    assert releases[:2] == [{"All releases": "releases/index.md"}, {"PyTorch 9.2": "releases/9.2.md"}]
+
+
+def test_every_hand_written_page_has_its_page_type() -> None:
+    from conftest import ROOT
+
+    hand_written = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
+    assert hand_written == {t.pattern for t in PAGE_TYPES if not t.generated}
+
+
+def test_links_between_pages_are_relative_and_name_md_sources_or_built_html() -> None:
+    from_guide = Links(page_type("guide").path(start="9.0", end="9.2"))
+    assert from_guide.md("release", "install", version="9.2") == "../releases/9.2.md#install"
+    assert from_guide.html("release", "install", version="9.2") == "../releases/9.2.html#install"
+    assert from_guide.md("guide", start="9.1", end="9.2") == "9.1-to-9.2.md"
+    assert from_guide.md("about", "repository") == "../about.md#repository"
+    assert Links("index.md").md(target("release", version="9.1")) == "releases/9.1.md"
+    assert Links("releases/9.1.md").html("release", "x", version="9.1") == "9.1.html#x"
+    assert page_url("https://example.org/atlas/", "guide", start="9.0", end="9.1") == (
+        "https://example.org/atlas/upgrade/9.0-to-9.1.html"
+    )
+    with pytest.raises(KeyError, match="takes \\('version',\\)"):
+        from_guide.md("release", name="9.1")
+    with pytest.raises(KeyError, match="no page type 'glossary'"):
+        from_guide.md("glossary")
+
+
+def test_every_page_path_has_one_type() -> None:
+    assert type_of("compare/index.html").name == "compare-index"
+    assert type_of("compare/wheels.html").name == "compare"
+    assert type_of("upgrade/2.9-to-2.12.md").name == "guide"
+    for each in PAGE_TYPES:
+        assert type_of(html_path(each.sample_path)) == each
+    with pytest.raises(KeyError, match=r"glossary/x\.html: no page type"):
+        type_of("glossary/x.html")
 
 
 def test_generated_pages_are_rendered_markdown_not_macro_calls(catalog: Catalog) -> None:
@@ -87,5 +128,18 @@ def test_generated_pages_are_rendered_markdown_not_macro_calls(catalog: Catalog)
 def test_guides_are_left_out_of_search_and_nav(catalog: Catalog) -> None:
     guides = [page for page in generated_pages(catalog) if page.path.startswith("upgrade/")]
     assert [page.path for page in guides] == ["upgrade/9.0-to-9.1.md", "upgrade/9.0-to-9.2.md", "upgrade/9.1-to-9.2.md"]
-    assert all(not page.searchable and page.section is None for page in guides)
-    assert "search:\n  exclude: true" in guides[0].front_matter()
+    assert all(not page.type.searchable for page in guides)
+    assert all("search:\n  exclude: true" in page.front_matter() for page in guides)
+    assert not [page for page in pages_in(nav(generated_pages(catalog))) if page.startswith("upgrade/9")]
+    assert not_in_nav() == "/upgrade/*-to-*.md\n"
+    searchable = [page for page in generated_pages(catalog) if page.type.name != "guide"]
+    assert searchable and not [page for page in searchable if "exclude: true" in page.front_matter()]
+
+
+def pages_in(entries: list) -> list[str]:
+    """Every page path a nav lists."""
+    found = []
+    for entry in entries:
+        for listed in entry.values():
+            found += [listed] if isinstance(listed, str) else pages_in(listed)
+    return found

@@ -10,6 +10,7 @@ from conftest import FIXTURE_DATA, ROOT, Build
 
 from macros.query import tables as compare
 from macros.query.catalog import Catalog, open_catalog
+from macros.query.site import target
 from macros.render.charts import cadence_chart, lifecycle_chart
 
 
@@ -30,14 +31,14 @@ def test_platform_cells_mark_changes_and_unknowns(fixture: Catalog) -> None:
     xpu = row(table, "Intel XPU")
     assert xpu.cells[-1].text == "wheels available" and xpu.cells[-1].unknown == "Not published."
     drops = row(table, "GPU architectures dropped")
-    assert drops.cells[1].link == "../releases/9.1.md#volta-gone"
+    assert drops.cells[1].link == target("release", "volta-gone", version="9.1")
 
 
 def test_lifecycle_table_spans_deprecation_to_removal(fixture: Catalog) -> None:
     table = compare.lifecycle_table(fixture)
     flag = row(table, "The old flag is deprecated")
     assert [c.text for c in flag.cells[1:3]] == ["9.0", "9.2"]
-    assert flag.cells[2].link == "../releases/9.2.md#old-flag-removed"
+    assert flag.cells[2].link == target("release", "old-flag-removed", version="9.2")
     assert flag.cells[-1].text == "removed"
     assert len([r for r in table.rows if "old flag" in r.label.lower()]) == 1
 

@@ -565,6 +565,12 @@ class EmittedWarning(Record):
     once: bool = Field(default=False, description="Emitted only once per process (TORCH_WARN_ONCE).")
 
 
+#: The item's text fields a release page shows as paragraphs under its summary, in this order, each
+#: as "Label: text" (`item.j2` loops over them; tests/test_site.py reads the page against them). A
+#: new field of that kind is the field on `Item` and one entry here.
+ITEM_TEXT_FIELDS: tuple[tuple[str, str], ...] = (("action", "What to do"), ("replacement", "Replacement"))
+
+
 class Item(Record):
     """One linkable change or feature. `id` is permanent: never renamed, never reused."""
 

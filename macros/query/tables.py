@@ -26,6 +26,7 @@ from macros.query.platform import (
     drops_text,
     platform_fact,
 )
+from macros.query.site import Target, target
 
 
 @dataclass(frozen=True)
@@ -34,9 +35,9 @@ class Cell:
     `text_html`, so views may put them into Markdown as they are."""
 
     text: str
-    link: str | None = None  # relative to the compare/ folder
+    link: Target | None = None  # the page (and anchor) the value opens; views make the link
     changed: bool = False
-    disputed: str | None = None  # link to the dispute
+    disputed: Target | None = None  # the dispute
     unknown: str | None = None  # the reason
     style: str | None = None  # a vocabulary style (status colours); the text still says it
 
@@ -59,14 +60,14 @@ class Table:
     facets: tuple[str, ...] = ()
 
 
-def item_link(release: Release, item: Item) -> str:
-    return f"../releases/{release.version}.md#{item.id}"
+def item_link(release: Release, item: Item) -> Target:
+    return target("release", item.id, version=release.version)
 
 
-def _disputed(release: Release, field_name: str) -> str | None:
-    """Link to a dispute about this fact, or about the whole block it belongs to."""
+def _disputed(release: Release, field_name: str) -> Target | None:
+    """Where a dispute about this fact, or about the whole block it belongs to, is."""
     dispute = disputed(release, field_name)
-    return f"../releases/{release.version}.md#{dispute}" if dispute else None
+    return target("release", dispute, version=release.version) if dispute else None
 
 
 def platforms_table(catalog: Catalog) -> Table:
@@ -91,7 +92,7 @@ def platforms_table(catalog: Catalog) -> Table:
     drops = []
     for release in releases:
         entries = release.platform.architectures_dropped
-        link = f"../releases/{release.version}.md#{entries[0].item}" if entries and entries[0].item else None
+        link = target("release", entries[0].item, version=release.version) if entries and entries[0].item else None
         drops.append(
             Cell(drops_text(release), link=link, changed=bool(entries), disputed=_disputed(release, DROPS_FIELD))
         )
@@ -216,7 +217,7 @@ def release_facts_table(catalog: Catalog) -> Table:
                 [
                     Cell(
                         release.date,
-                        link=f"../releases/{release.version}.md",
+                        link=target("release", version=release.version),
                         disputed=_disputed(release, "date"),
                     ),
                     Cell(days),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from macros.dataset.vocabulary import TIERS
 from macros.query.catalog import Catalog
 from macros.query.coverage import unknown_facts
+from macros.query.site import Links, page_type
 from macros.render.markdown import render_markdown
 
 
@@ -16,4 +17,10 @@ def render_sources_table(catalog: Catalog) -> str:
 def render_known_gaps(catalog: Catalog) -> str:
     gaps = [(release, path, reason) for release in catalog.releases for path, reason in unknown_facts(release)]
     disputes = [(release, dispute) for release in catalog.releases for dispute in release.disputes]
-    return render_markdown("known_gaps.md.j2", gaps=gaps, disputes=disputes, reviewed=catalog.reviewed)
+    return render_markdown(
+        "known_gaps.md.j2",
+        gaps=gaps,
+        disputes=disputes,
+        reviewed=catalog.reviewed,
+        links=Links(page_type("about").pattern),
+    )

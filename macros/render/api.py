@@ -17,6 +17,7 @@ from macros.dataset.checks import cited_sources
 from macros.dataset.model import AppliesTo, Item, Platform, Release, Source
 from macros.query.catalog import Catalog
 from macros.query.guide import all_pairs, guide_inputs, upgrade_guide
+from macros.query.site import page_url
 from macros.render.made_from import MadeFrom
 
 API = "api/v1"
@@ -152,7 +153,7 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
                 version=release.version,
                 date=release.date,
                 summary=release.summary,
-                url=_page_url(site_url, f"releases/{release.version}.html"),
+                url=page_url(site_url, "release", version=release.version),
                 json_url=_page_url(site_url, f"{API}/releases/{release.version}.json"),
                 commits=release.stats.commits,
                 contributors=release.stats.contributors,
@@ -173,7 +174,7 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
         items = [
             ItemRecord(
                 release=release.version,
-                url=_page_url(site_url, f"releases/{release.version}.html#{item.id}"),
+                url=page_url(site_url, "release", item.id, version=release.version),
                 item=item,
                 lifecycle=[step.id for _, step in catalog.lifecycle(item.id)],
             ).model_dump(mode="json")
@@ -201,7 +202,7 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
 def _release_document(catalog: Catalog, release: Release, site_url: str) -> str:
     cited = sorted({source_id for _, source_id in cited_sources(release.model_dump(), ())})
     document = ReleaseDocument(
-        url=_page_url(site_url, f"releases/{release.version}.html"),
+        url=page_url(site_url, "release", version=release.version),
         release=release,
         sources=[catalog.sources[s] for s in cited],
     )
@@ -217,7 +218,7 @@ def guide_record(catalog: Catalog, start: str, end: str, site_url: str) -> dict[
     return GuideRecord(
         start=start,
         end=end,
-        url=_page_url(site_url, f"upgrade/{guide.slug}.html"),
+        url=page_url(site_url, "guide", start=start, end=end),
         crossed=[r.version for r in guide.crossed],
         counts_by_effect=dict(guide.counts_by_effect()),
         platform_delta=[

@@ -12,6 +12,7 @@ import math
 
 from macros.dataset.text import visible_text
 from macros.query.catalog import Catalog
+from macros.query.site import Links, page_type
 from macros.query.tables import Table
 
 
@@ -28,6 +29,7 @@ def lifecycle_chart(catalog: Catalog, table: Table) -> str:
     rows = table.rows
     height = 40 + (bar_height + gap) * len(rows)
     x = {v: label_width + step * i + step / 2 for i, v in enumerate(versions)}
+    links = Links(page_type("compare-index").pattern)  # the chart is on a comparison page
     parts = [
         # Drawn at its own size (the figure scrolls on narrow screens): scaled down to fit a phone,
         # its labels would be 6 px.
@@ -62,7 +64,7 @@ def lifecycle_chart(catalog: Catalog, table: Table) -> str:
         )
         link = row.cells[1].link or row.cells[2].link
         if link:  # each bar opens its item (the chart is finished HTML: links name built pages)
-            bar = f'<a href="{_e(link.replace(".md#", ".html#"))}" aria-label="{title}">{bar}</a>'
+            bar = f'<a href="{_e(links.html(link))}" aria-label="{title}">{bar}</a>'
         parts.append(bar)
     parts.append("</svg>")
     return "".join(parts)

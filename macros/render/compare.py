@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from macros.query import tables as compare
 from macros.query.catalog import Catalog, fields_except
+from macros.query.site import Links, page_type
 from macros.query.tables import Cell, Row, Table
 from macros.render.charts import cadence_chart, lifecycle_chart
 from macros.render.markdown import Rendered, render, render_markdown
@@ -105,8 +106,12 @@ def page(name: str) -> ComparePage:
     raise KeyError(f"no comparison table {name!r}; known: {', '.join(p.name for p in PAGES)}")
 
 
+#: Every comparison page is in one folder: a cell links the same from all of them.
+_LINKS = Links(page_type("compare-index").pattern)
+
+
 def cell_markdown(cell: Cell) -> str:
-    text = f"[{cell.text}]({cell.link})" if cell.link and cell.text else cell.text
+    text = f"[{cell.text}]({_LINKS.md(cell.link)})" if cell.link and cell.text else cell.text
     if cell.style and cell.text:
         text = f'<span class="atlas-cell {cell.style}">{text}</span>'
     if cell.changed:
@@ -114,7 +119,7 @@ def cell_markdown(cell: Cell) -> str:
     if cell.unknown:
         text += f'<br><small class="atlas-unknown">{" ".join(cell.unknown.split())}</small>'
     if cell.disputed:
-        text += f" [disputed]({cell.disputed}){{ .atlas-badge .atlas-disputed }}"
+        text += f" [disputed]({_LINKS.md(cell.disputed)}){{ .atlas-badge .atlas-disputed }}"
     return text.replace("|", "\\|")
 
 
@@ -145,4 +150,4 @@ def _row_label(row: Row) -> str:
 
 
 def render_compare_index(catalog: Catalog) -> str:
-    return render_markdown("compare_index.md.j2", pages=PAGES)
+    return render_markdown("compare_index.md.j2", pages=PAGES, links=_LINKS)

@@ -8,6 +8,7 @@ from xml.sax import saxutils
 
 from macros.dataset.text import text_html, visible_text
 from macros.query.catalog import Catalog
+from macros.query.site import page_url
 
 #: Characters XML 1.0 does not allow (its `Char` production): a feed holding one is not XML, and
 #: feed readers drop the whole feed. The data rules refuse them in text; this keeps the feed valid
@@ -30,7 +31,7 @@ def atom_feed(catalog: Catalog, site_url: str, title: str) -> str:
 
     entries = []
     for release in reversed(catalog.releases):
-        url = f"{base}releases/{release.version}.html"
+        url = page_url(site_url, "release", version=release.version)
         entries.append(
             "  <entry>\n"
             f"    <title>PyTorch {escape(release.version)}</title>\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from macros.dataset import wheels
 from macros.dataset.vocabulary import HOME_KINDS, TORCH
 from macros.query.catalog import Catalog
+from macros.query.site import Links, page_type
 from macros.render.markdown import render_markdown
 
 
@@ -17,16 +18,17 @@ def render_latest_release(catalog: Catalog) -> str:
         first=catalog.releases[0],
         pypi_newest=newest[0] if newest else None,
         pypi_fetched=catalog.pypi.fetched if catalog.pypi else None,
+        links=Links(page_type("home").pattern),
     )
 
 
-def render_release_list(catalog: Catalog, prefix: str = "releases/") -> str:
-    """Every release, newest first; `prefix` is the path from the calling page to releases/."""
+def render_release_list(catalog: Catalog, page: str = "index.md") -> str:
+    """Every release, newest first, for the page at `page` (relative to docs/)."""
     rows = []
     for release in reversed(catalog.releases):
         counts = {kind: sum(1 for i in release.items if i.kind == kind) for kind in HOME_KINDS}
         rows.append((release, counts))
-    return render_markdown("release_list.md.j2", rows=rows, prefix=prefix)
+    return render_markdown("release_list.md.j2", rows=rows, links=Links(page))
 
 
 def render_upgrade_teaser(catalog: Catalog) -> str:
@@ -35,4 +37,5 @@ def render_upgrade_teaser(catalog: Catalog) -> str:
         "upgrade_teaser.md.j2",
         latest=catalog.latest.version,
         older=[release.version for release in reversed(catalog.releases[:-1])],
+        links=Links(page_type("home").pattern),
     )

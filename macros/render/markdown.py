@@ -27,6 +27,7 @@ from typing import Any
 
 import jinja2
 
+from macros.dataset.model import ITEM_TEXT_FIELDS
 from macros.dataset.text import plain_text, text_html, url_href, url_text
 from macros.dataset.vocabulary import AREA_TERMS, EFFECTS, KINDS, STATUSES, TIERS, VERDICTS
 
@@ -108,6 +109,7 @@ def environment() -> jinja2.Environment:
     env.globals.update(
         KINDS=KINDS, EFFECTS=EFFECTS, STATUSES=STATUSES, TIERS=TIERS, VERDICTS=VERDICTS, AREA_TERMS=AREA_TERMS
     )
+    env.globals["ITEM_TEXT_FIELDS"] = ITEM_TEXT_FIELDS
     return env
 
 

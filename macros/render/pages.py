@@ -1,12 +1,12 @@
 """Renderers' registry: every page the site generates from the data, and what else it publishes.
 
-One `GeneratedPage` per page: its path under docs/, title, description, whether search indexes it,
-the nav section that lists it, and the renderer that makes its Markdown. The MkDocs hook adds these
-pages (`File.generated`) and fills the nav from them; `python -m macros materialize` writes the same
-pages as files, for a build without hooks. Nothing here imports MkDocs.
+One `GeneratedPage` per page: its page type (`query/site.py`: its path, whether search indexes
+it, the nav section that lists it), title, description, and the renderer that makes its Markdown.
+The MkDocs hook adds these pages (`File.generated`) and fills the nav from them; `python -m macros
+materialize` writes the same pages as files, for a build without hooks. Nothing here imports MkDocs.
 
-Adding a page type: a renderer module (or function) and one entry in `generated_pages`; a nav
-section is one entry in `NAV_SECTIONS`.
+Adding a page type: its `PageType` in `query/site.py`, a renderer module (or function), and, for a
+generated type, its pages in `generated_pages`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from functools import partial
 
 from macros.query.catalog import Catalog
 from macros.query.guide import all_pairs, guide_inputs
+from macros.query.site import PAGE_TYPES, PageType, page_type, site_nav
 from macros.render.about import render_known_gaps, render_sources_table
 from macros.render.api import api_files
 from macros.render.compare import PAGES as COMPARE_PAGES
@@ -28,12 +29,7 @@ from macros.render.markdown import Rendered
 from macros.render.release import release_page_inputs, render_release_page
 from macros.render.upgrade import render_upgrade_guide, render_upgrade_index
 
-#: Hand-written index page -> the title of its own entry in the nav section it heads. The section
-#: lists the generated pages that name it, after that entry.
-NAV_SECTIONS: dict[str, str] = {
-    "releases/index.md": "All releases",
-    "compare/index.md": "All tables",
-}
+RELEASE, COMPARE, GUIDE = page_type("release"), page_type("compare"), page_type("guide")
 
 #: What hand-written pages may call (`{{ release_list() }}`): name -> renderer taking the catalog
 #: first. The macros plugin gets them through `define_env`; `materialize` renders them itself.
@@ -50,22 +46,23 @@ PAGE_MACROS: dict[str, Callable[..., str]] = {
 
 @dataclass(frozen=True)
 class GeneratedPage:
+    type: PageType
     path: str  # relative to docs/, e.g. "releases/2.12.md"
     title: str
     description: str
     render: Callable[[Catalog], Rendered]
-    # Guides repeat items whose permanent home is a release page; indexing them would crowd every
-    # search with duplicates and more than quadruple the index each first visit downloads.
-    searchable: bool = True
-    section: str | None = None  # a key of NAV_SECTIONS, or None: reached by links only
     hide: tuple[str, ...] = ()  # Material's `hide` (e.g. "toc": wide tables get the table of contents' rail)
     # What the page is made from (see render/made_from.py), when that is less than the whole
     # catalog: under `mkdocs serve`, a page whose inputs did not change is not rendered again.
     inputs: Callable[[Catalog], tuple[object, ...]] | None = None
 
+    def __post_init__(self) -> None:
+        if not self.type.generated or not self.type.matches(self.path):
+            raise ValueError(f"{self.path}: not a generated page of type {self.type.name!r} (a registry bug)")
+
     def front_matter(self) -> str:
         meta = [f"title: {_yaml_string(self.title)}", f"description: {_yaml_string(self.description)}"]
-        if not self.searchable:
+        if not self.type.searchable:
             meta += ["search:", "  exclude: true"]
         if self.hide:
             meta += ["hide:", *(f"  - {name}" for name in self.hide)]
@@ -95,11 +92,11 @@ def release_pages(catalog: Catalog) -> list[GeneratedPage]:
     """Newest first, as the nav lists them (sorted by version, not as strings)."""
     return [
         GeneratedPage(
-            f"releases/{release.version}.md",
+            RELEASE,
+            RELEASE.path(version=release.version),
             f"PyTorch {release.version}",
             _description(f"PyTorch {release.version} (released {release.date}): {release.summary}"),
             partial(render_release_page, version=release.version),
-            section="releases/index.md",
             inputs=partial(release_page_inputs, version=release.version),
         )
         for release in reversed(catalog.releases)
@@ -109,11 +106,11 @@ def release_pages(catalog: Catalog) -> list[GeneratedPage]:
 def compare_pages() -> list[GeneratedPage]:
     return [
         GeneratedPage(
-            f"compare/{spec.name}.md",
+            COMPARE,
+            COMPARE.path(name=spec.name),
             spec.title,
             spec.description,
             partial(render_compare_page, name=spec.name),
-            section="compare/index.md",
             inputs=partial(compare_page_inputs, name=spec.name),
             hide=("toc",),
         )
@@ -135,11 +132,11 @@ def upgrade_pages(catalog: Catalog) -> list[GeneratedPage]:
         )
         pages.append(
             GeneratedPage(
-                f"upgrade/{start}-to-{end}.md",
+                GUIDE,
+                GUIDE.path(start=start, end=end),
                 f"Upgrade PyTorch {start} to {end}",
                 _description(description),
                 partial(render_upgrade_guide, start=start, end=end),
-                searchable=False,
                 # A guide is read as one long checklist: the rows get the width of the site menu (the
                 # header's menu button still opens it).
                 hide=("navigation",),
@@ -153,13 +150,15 @@ def generated_pages(catalog: Catalog) -> list[GeneratedPage]:
     return release_pages(catalog) + compare_pages() + upgrade_pages(catalog)
 
 
-def nav_sections(pages: list[GeneratedPage]) -> dict[str, list[dict[str, str]]]:
-    """Index page -> its nav section: the index itself, then the pages that name it, in order."""
-    sections: dict[str, list[dict[str, str]]] = {index: [{title: index}] for index, title in NAV_SECTIONS.items()}
-    for page in pages:
-        if page.section is not None:
-            sections[page.section].append({page.title: page.path})
-    return sections
+def nav(pages: list[GeneratedPage]) -> list[dict[str, object]]:
+    """The site's nav (MkDocs' `nav`), from the page-type registry and these pages."""
+    return site_nav((page.type.name, page.title, page.path) for page in pages)
+
+
+def site_pages(catalog: Catalog) -> list[str]:
+    """Every page of the site, relative to docs/: the hand-written ones, then the generated."""
+    hand_written = [page_type.pattern for page_type in PAGE_TYPES if not page_type.generated]
+    return hand_written + [page.path for page in generated_pages(catalog)]
 
 
 def machine_files(catalog: Catalog, site_url: str, site_name: str) -> dict[str, str]:

@@ -13,6 +13,7 @@ from macros.query.catalog import Catalog, Citations, fields_except
 from macros.query.gpu import gpu_sources, gpu_support, known_gpus
 from macros.query.install import install_variants
 from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS, drop_text
+from macros.query.site import Links, page_type
 from macros.render.markdown import Rendered, render
 
 #: Page sections in reading order: (anchor, heading, kinds shown there), from the vocabulary.
@@ -83,12 +84,13 @@ def lifecycle_links(catalog: Catalog, item: Item, link: Callable[[str, str], str
     return [(KINDS[step.kind].verb, release.version, link(release.version, step.id)) for release, step in chain]
 
 
-def item_helpers(catalog: Catalog, citations: Citations, *, prefix: str) -> dict:
-    """What `item.j2` needs. `prefix` is the path from the page to releases/. Items are written in
+def item_helpers(catalog: Catalog, citations: Citations, *, page: str) -> dict:
+    """What `item.j2` needs on the page at `page` (relative to docs/). Items are written in
     finished HTML, which skips MkDocs, so their links name the built .html pages."""
+    links = Links(page)
 
     def link(version: str, anchor: str) -> str:
-        return f"{prefix}{version}.html#{anchor}"
+        return links.html("release", anchor, version=version)
 
     def previous_of(item: Item) -> str | None:
         before = catalog.previous(catalog.release_of(item.id))
@@ -99,20 +101,21 @@ def item_helpers(catalog: Catalog, citations: Citations, *, prefix: str) -> dict
         "lifecycle": lambda item: lifecycle_links(catalog, item, link),
         "item_link": lambda item, anchor=None: link(catalog.release_of(item.id).version, anchor or item.id),
         "previous_of": previous_of,
+        "links": links,
     }
 
 
-def upgrade_links(catalog: Catalog, release: Release) -> str:
+def upgrade_links(catalog: Catalog, release: Release, links: Links) -> str:
     """Links to the guides into this release from the previous one, and from it to the latest."""
-    links = []
+    found = []
     previous = catalog.previous(release)
     if previous:
-        links.append(f"[from {previous.version}](../upgrade/{previous.version}-to-{release.version}.md)")
+        found.append(f"[from {previous.version}]({links.md('guide', start=previous.version, end=release.version)})")
     if release != catalog.latest:
         latest = catalog.latest.version
-        links.append(f"[to the latest, {latest}](../upgrade/{release.version}-to-{latest}.md)")
-    links.append("[all guides](../upgrade/index.md)")
-    return " · ".join(links)
+        found.append(f"[to the latest, {latest}]({links.md('guide', start=release.version, end=latest)})")
+    found.append(f"[all guides]({links.md('guide-index')})")
+    return " · ".join(found)
 
 
 def size_text(release: Release, previous: Release | None) -> str:
@@ -145,6 +148,7 @@ def release_page_inputs(catalog: Catalog, version: str) -> tuple[object, ...]:
 
 def render_release_page(catalog: Catalog, version: str) -> Rendered:
     release = catalog.release(version)
+    page = page_type("release").path(version=version)
     citations = Citations(catalog)
     previous = catalog.previous(release)
     header_cites = cite(citations, release.sources)
@@ -155,7 +159,7 @@ def render_release_page(catalog: Catalog, version: str) -> Rendered:
         "release.md.j2",
         release=release,
         size=size_text(release, previous),
-        upgrade_links=upgrade_links(catalog, release),
+        upgrade_links=upgrade_links(catalog, release, Links(page)),
         header_cites=header_cites,
         stats_cites=cite(citations, release.stats.sources),
         sections=sections,
@@ -165,7 +169,7 @@ def render_release_page(catalog: Catalog, version: str) -> Rendered:
         gpu_sources=gpu_sources(release),
         catalog=catalog,
         cite=lambda ids: cite(citations, ids),
-        **item_helpers(catalog, citations, prefix=""),
+        **item_helpers(catalog, citations, page=page),
         claimants=lambda dispute: ", ".join(
             f"{text_html(catalog.sources[s].publisher)} ({TIERS.label(catalog.sources[s].tier)})" + cite(citations, [s])
             for s in dispute.claimed_by

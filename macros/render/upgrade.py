@@ -25,8 +25,11 @@ from macros.query.env_facts import env_facts_json
 from macros.query.gpu import gpu_sources, gpu_support, known_gpus
 from macros.query.guide import Entry, all_pairs, live_deprecations, upgrade_guide
 from macros.query.install import cuda_tag, install_variants, newest_patch
+from macros.query.site import Links, page_type
 from macros.render.markdown import Rendered, render, render_markdown, template_module
 from macros.render.release import cite_html, item_helpers
+
+GUIDE, GUIDE_INDEX = page_type("guide"), page_type("guide-index")
 
 #: Where a guide row's citation numbers go: the row is shared by every guide, the numbers are not.
 _CITES_HERE = "\x1fcites\x1f"
@@ -79,7 +82,7 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         setup=setup_choices(guide.start, guide.end),
         guide_row_html=guide_row_writer(catalog, citations),
         facts_json=env_facts_json(catalog),
-        **item_helpers(catalog, citations, prefix="../releases/"),
+        **item_helpers(catalog, citations, page=GUIDE.path(start=start, end=end)),
     )
 
 
@@ -88,7 +91,8 @@ def guide_row_writer(catalog: Catalog, citations: Citations) -> Callable[[Entry]
     links to the same release pages), with this page's citation numbers."""
 
     def row_module() -> Any:
-        helpers = item_helpers(catalog, citations, prefix="../releases/")
+        # Every guide is in the same folder: one row links the same from all of them.
+        helpers = item_helpers(catalog, citations, page=GUIDE_INDEX.pattern)
         helpers["cite_html"] = lambda source_ids: _CITES_HERE
         return template_module("item.j2", catalog=catalog, **helpers)
 
@@ -146,4 +150,5 @@ def render_upgrade_index(catalog: Catalog) -> str:
         latest=versions[-1],
         setup=setup_choices(*catalog.releases),
         facts_json=env_facts_json(catalog),
+        links=Links(GUIDE_INDEX.pattern),
     )

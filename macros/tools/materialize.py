@@ -22,7 +22,8 @@ import jinja2
 import yaml
 
 from macros.query.catalog import Catalog, open_catalog
-from macros.render.pages import PAGE_MACROS, footer_facts, generated_pages, machine_files, nav_sections
+from macros.query.site import not_in_nav
+from macros.render.pages import PAGE_MACROS, footer_facts, generated_pages, machine_files, nav
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.DOTALL)
 
@@ -66,12 +67,8 @@ def plain_config(config: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
     plain["plugins"] = [
         plugin for plugin in config.get("plugins", []) if plugin != "macros" and not _is_plugin(plugin, "macros")
     ]
-    sections = nav_sections(generated_pages(catalog))
-    nav = []
-    for entry in config.get("nav", []):
-        ((title, target),) = entry.items()
-        nav.append({title: sections.get(target, target)} if isinstance(target, str) else entry)
-    plain["nav"] = nav
+    plain["nav"] = nav(generated_pages(catalog))
+    plain["not_in_nav"] = not_in_nav()
     plain["extra"] = {**config.get("extra", {}), "atlas": footer_facts(catalog)}
     return plain
 
@@ -82,7 +79,7 @@ def _is_plugin(entry: object, name: str) -> bool:
 
 def render_hand_written(text: str, catalog: Catalog, config: dict[str, Any]) -> str:
     """A docs/ page: its macros rendered when its front matter asks for it, as mkdocs-macros would
-    (which also gives the page `config`: `{{ config.extra.repository }}`)."""
+    (which also gives pages `config`, the site's configuration: `{{ config.extra.repository }}`)."""
     match = _FRONT_MATTER.match(text)
     meta = yaml.safe_load(match.group(1)) if match else None
     if not isinstance(meta, dict) or meta.get("render_macros") is not True:
@@ -90,8 +87,7 @@ def render_hand_written(text: str, catalog: Catalog, config: dict[str, Any]) -> 
     assert match is not None
     front = "".join(line for line in match.group(1).splitlines(keepends=True) if not line.startswith("render_macros:"))
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
-    env.globals.update({name: partial(render, catalog) for name, render in PAGE_MACROS.items()})
-    env.globals["config"] = config
+    env.globals.update({name: partial(render, catalog) for name, render in PAGE_MACROS.items()}, config=config)
     return f"---\n{front}---\n" + env.from_string(text[match.end() :]).render()
 
 

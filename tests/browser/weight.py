@@ -19,52 +19,19 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[2]))  # the project's `macros` package
 from chromium import launch, serve_directory
 
-KB = 1024
-# The release page's HTML as a file (what the browser parses): 150 KB until the GPU table and the
-# fifth and later items of a release's bug-fix sweep (2.8: 154 KB); 170 KB until every entry of the
-# notes was decided in a ledger and releases grew to 60 to 70 items (2.14: 216 KB).
-RELEASE_HTML_BUDGET = 240 * KB
-# What a first visit transfers, text compressed as the static host sends it (the search index
-# grows with every release: 666 KB raw, 12 releases).
-FIRST_VISIT_BUDGET = 500 * KB
-ASSET_BUDGET = 300 * KB
+from macros.query.site import ASSET_BUDGET, FIRST_VISIT_BUDGET, KB, PAGE_TYPES, type_of
 
-# Pages that are one of a kind; the other pages are typed by their folder.
-SINGLE_PAGES = {
-    "index.html": "home",
-    "releases/index.html": "release-index",
-    "compare/index.html": "compare-index",
-    "upgrade/index.html": "guide-index",
-    "about.html": "about",
-    "linking.html": "linking",
-    "api.html": "api",
-}
+# Page types, their order and their budgets come from the page-type registry (macros/query/site.py).
+ORDER = [page_type.name for page_type in PAGE_TYPES]
 # 404.html links its assets from the hosted site's root (site_url), so it is skipped here.
 SKIPPED = {"404.html"}
-ORDER = [
-    "home",
-    "release-index",
-    "release",
-    "compare-index",
-    "compare",
-    "guide-index",
-    "guide",
-    "about",
-    "linking",
-    "api",
-]
-FOLDER_TYPES = {"releases": "release", "compare": "compare", "upgrade": "guide"}
 
 
 def page_type(relative: str) -> str:
-    if relative in SINGLE_PAGES:
-        return SINGLE_PAGES[relative]
-    folder = relative.split("/", 1)[0]
-    if folder in FOLDER_TYPES:
-        return FOLDER_TYPES[folder]
-    raise ValueError(f"{relative}: no page type; add it to tests/browser/weight.py")
+    return type_of(relative).name
 
 
 @dataclass(frozen=True)
@@ -133,8 +100,9 @@ def measure(browser, site: Path, base_url: str) -> list[PageWeight]:
 def over_budget(weights: list[PageWeight]) -> list[str]:
     problems = []
     for weight in weights:
-        if weight.kind == "release" and weight.html_bytes > RELEASE_HTML_BUDGET:
-            problems.append(f"{weight.heaviest}: HTML {kb(weight.html_bytes)} > {kb(RELEASE_HTML_BUDGET)}")
+        html_budget = type_of(weight.heaviest).html_budget
+        if html_budget is not None and weight.html_bytes > html_budget:
+            problems.append(f"{weight.heaviest}: HTML {kb(weight.html_bytes)} > {kb(html_budget)}")
         if weight.visit_bytes > FIRST_VISIT_BUDGET:
             problems.append(f"{weight.heaviest}: first visit {kb(weight.visit_bytes)} > {kb(FIRST_VISIT_BUDGET)}")
         path, size = weight.largest_asset
@@ -174,8 +142,9 @@ def format_report(weights: list[PageWeight]) -> str:
     ]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [header, *rows]]
+    html_budgets = ", ".join(f"{t.name} HTML <= {kb(t.html_budget)}" for t in PAGE_TYPES if t.html_budget is not None)
     budgets = (
-        f"Budgets: release HTML <= {kb(RELEASE_HTML_BUDGET)}, first visit <= {kb(FIRST_VISIT_BUDGET)} and no "
+        f"Budgets: {html_budgets}, first visit <= {kb(FIRST_VISIT_BUDGET)} and no "
         f"response > {kb(ASSET_BUDGET)}, as transferred (text gzip-compressed, as the host sends it)."
     )
     return "\n".join([*lines, "", budgets])

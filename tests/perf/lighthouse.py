@@ -23,16 +23,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LIGHTHOUSE = ROOT / "tests" / "browser" / "node_modules" / "lighthouse" / "cli" / "index.js"
-PAGES = {
-    "home": "index.html",
-    "release": "releases/2.12.html",
-    "comparison": "compare/platforms.html",
-    "guide": "upgrade/2.8-to-2.12.html",
-    "guide index": "upgrade/index.html",
-}
+# The page types scored (each run takes minutes): their sample pages, from the page-type registry.
+SCORED_TYPES = ("home", "release", "compare", "guide", "guide-index")
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 MOUNT = "/atlas/"
 COMPRESSIBLE = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt")
+
+
+def scored_pages() -> dict[str, str]:
+    sys.path.insert(0, str(ROOT))
+    from macros.query.site import html_path, page_type
+
+    return {name: html_path(page_type(name).sample_path) for name in SCORED_TYPES}
 
 
 class HostedLikeHandler(http.server.SimpleHTTPRequestHandler):
@@ -118,7 +120,7 @@ def main() -> int:
     )
     print(f"{'page type':<12} {'form':<8} " + " ".join(f"{c[:13]:>13}" for c in CATEGORIES))
     worst: dict[str, float] = {}
-    for name, path in PAGES.items():
+    for name, path in scored_pages().items():
         for preset in ("mobile", "desktop"):
             runs = [run_lighthouse(base + path, preset, chromium) for _ in range(args.runs)]
             medians = {c: statistics.median(r[c] for r in runs) for c in CATEGORIES}
