@@ -10,7 +10,7 @@ from macros.dataset.vocabulary import ALL, literal_values
 from macros.query.catalog import open_catalog
 from macros.render import markdown as module
 from macros.render.home import render_release_list
-from macros.render.markdown import environment, put_back, render
+from macros.render.markdown import environment, fill, put_back
 from macros.render.release import SECTIONS, render_release_page
 
 
@@ -32,7 +32,7 @@ def render_string(source: str, **context: object):
     env.loader = jinja2.DictLoader({"test.j2": source})
     saved, module._ENV = module._ENV, env
     try:
-        return render("test.j2", **context)
+        return fill("test.j2", **context)
     finally:
         module._ENV = saved
 

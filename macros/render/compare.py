@@ -5,13 +5,14 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from macros.query import tables as compare
 from macros.query.catalog import Catalog, fields_except
 from macros.query.site import Links, page_type
 from macros.query.tables import Cell, Row, Table
 from macros.render.charts import cadence_chart, lifecycle_chart
-from macros.render.markdown import Rendered, render, render_markdown
+from macros.render.markdown import Rendered, View, render, render_markdown
 
 
 @dataclass(frozen=True)
@@ -134,14 +135,30 @@ def compare_page_inputs(catalog: Catalog, name: str) -> tuple[object, ...]:
     return (name, *releases, *catalog.sources.values(), catalog.topics, catalog.pypi, catalog.gpus, catalog.drivers)
 
 
+@dataclass(frozen=True)
+class CompareView(View):
+    TEMPLATE: ClassVar[str] = "compare.md.j2"
+    spec: ComparePage
+    table: Table
+    chart: str | None  # inline SVG
+    note: str | None  # finished HTML before the table
+    cell: Callable[[Cell], str]  # a cell as Markdown
+    row_label: Callable[[Row], str]  # a row's heading cell, with its anchors
+
+
+@dataclass(frozen=True)
+class CompareIndexView(View):
+    TEMPLATE: ClassVar[str] = "compare_index.md.j2"
+    pages: tuple[ComparePage, ...]
+    links: Links
+
+
 def render_compare_page(catalog: Catalog, name: str) -> Rendered:
     spec = page(name)
     table = spec.build(catalog)
     chart = spec.chart(catalog, table) if spec.chart else None
     note = spec.note(catalog, table) if spec.note else None
-    return render(
-        "compare.md.j2", spec=spec, table=table, chart=chart, note=note, cell=cell_markdown, row_label=_row_label
-    )
+    return render(CompareView(spec, table, chart, note, cell_markdown, _row_label))
 
 
 def _row_label(row: Row) -> str:
@@ -150,4 +167,4 @@ def _row_label(row: Row) -> str:
 
 
 def render_compare_index(catalog: Catalog) -> str:
-    return render_markdown("compare_index.md.j2", pages=PAGES, links=_LINKS)
+    return render_markdown(CompareIndexView(PAGES, _LINKS))

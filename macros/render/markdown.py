@@ -19,11 +19,12 @@ tests/test_site.py follows them.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import jinja2
 
@@ -85,9 +86,13 @@ def _set_aside(context: jinja2.runtime.Context, html: str) -> str:
     return aside.keep(html)
 
 
+#: The templates folder.
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent.parent / "templates"),
+        loader=jinja2.FileSystemLoader(TEMPLATES),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -123,22 +128,40 @@ def _template(name: str) -> jinja2.Template:
     return _ENV.get_template(name)
 
 
-def render(name: str, **context: object) -> Rendered:
-    """Fill template `name`; blocks it sets aside come back with the Markdown."""
+class View:
+    """A template's view model: a frozen dataclass whose fields are everything its template (and
+    the templates it includes or imports with context) may read, besides the environment's globals.
+    Each renderer builds one and hands it to `render`; tests/test_views.py checks every template
+    against its view's fields, so a name a template reads and no view gives fails there, not at
+    build time on some page."""
+
+    TEMPLATE: ClassVar[str]
+
+    def context(self) -> dict[str, object]:
+        return {name.name: getattr(self, name.name) for name in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+
+def render(view: View) -> Rendered:
+    """Fill the view's template; blocks it sets aside come back with the Markdown."""
+    return fill(view.TEMPLATE, **view.context())
+
+
+def render_markdown(view: View) -> str:
+    """Fill the view's template, which sets nothing aside (fragments for hand-written pages)."""
+    rendered = render(view)
+    if rendered.finished_html:
+        raise RuntimeError(f"{view.TEMPLATE} sets HTML aside; use render() and put it back (a rendering bug)")
+    return rendered.markdown
+
+
+def template_module(view: View) -> Any:
+    """The view's template as a module whose macros Python can call, with the view as its globals
+    (for fragments written once and reused by many pages)."""
+    return _template(view.TEMPLATE).make_module(view.context())
+
+
+def fill(name: str, **context: object) -> Rendered:
+    """Fill template `name` with loose names: for `render` and for tests of the machinery itself."""
     aside = _Aside()
     markdown = _template(name).render(_aside=aside, **context)
     return Rendered(markdown, aside.blocks)
-
-
-def template_module(name: str, **context: object) -> Any:
-    """Template `name` as a module whose macros Python can call, with `context` as its globals
-    (for fragments written once and reused by many pages)."""
-    return _template(name).make_module(dict(context))
-
-
-def render_markdown(name: str, **context: object) -> str:
-    """Fill template `name`, which sets nothing aside (fragments for hand-written pages)."""
-    rendered = render(name, **context)
-    if rendered.finished_html:
-        raise RuntimeError(f"{name} sets HTML aside; use render() and put it back (a rendering bug)")
-    return rendered.markdown

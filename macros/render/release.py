@@ -5,16 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, ClassVar
 
-from macros.dataset.model import Item, Release, Source
+from macros.dataset.model import Dispute, Item, Release, Source
 from macros.dataset.text import plain_text, text_html
 from macros.dataset.vocabulary import KIND_SECTIONS, KINDS, TIERS
 from macros.query.catalog import Catalog, Citations, fields_except
-from macros.query.gpu import gpu_sources, gpu_support, known_gpus
-from macros.query.install import install_variants
+from macros.query.gpu import GpuSupport, gpu_sources, gpu_support, known_gpus
+from macros.query.install import InstallVariant, install_variants
 from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS, drop_text
 from macros.query.site import Links, page_type
-from macros.render.markdown import Rendered, render
+from macros.render.markdown import Rendered, View, render
 
 #: Page sections in reading order: (anchor, heading, kinds shown there), from the vocabulary.
 SECTIONS = KIND_SECTIONS
@@ -84,8 +85,20 @@ def lifecycle_links(catalog: Catalog, item: Item, link: Callable[[str, str], str
     return [(KINDS[step.kind].verb, release.version, link(release.version, step.id)) for release, step in chain]
 
 
-def item_helpers(catalog: Catalog, citations: Citations, *, page: str) -> dict:
-    """What `item.j2` needs on the page at `page` (relative to docs/). Items are written in
+@dataclass(frozen=True)
+class ItemHelpers(View):
+    """What `item.j2` needs on a page: a view that shows items extends this one."""
+
+    TEMPLATE: ClassVar[str] = "item.j2"
+    catalog: Catalog
+    cite_html: Callable[[list[str]], str]  # source ids -> the citation marks, in finished HTML
+    lifecycle: Callable[[Item], list[tuple[str, str, str]]]
+    item_link: Callable[..., str]  # (item, anchor=None) -> the .html link to it on its release page
+    previous_of: Callable[[Item], str | None]  # the version before the item's release
+
+
+def item_helpers(catalog: Catalog, citations: Citations, *, page: str) -> dict[str, Any]:
+    """The `ItemHelpers` fields for the page at `page` (relative to docs/). Items are written in
     finished HTML, which skips MkDocs, so their links name the built .html pages."""
     links = Links(page)
 
@@ -97,12 +110,31 @@ def item_helpers(catalog: Catalog, citations: Citations, *, page: str) -> dict:
         return before.version if before else None
 
     return {
+        "catalog": catalog,
         "cite_html": lambda ids: cite_html(citations, ids),
         "lifecycle": lambda item: lifecycle_links(catalog, item, link),
         "item_link": lambda item, anchor=None: link(catalog.release_of(item.id).version, anchor or item.id),
         "previous_of": previous_of,
-        "links": links,
     }
+
+
+@dataclass(frozen=True)
+class ReleasePageView(ItemHelpers):
+    TEMPLATE: ClassVar[str] = "release.md.j2"
+    links: Links
+    release: Release
+    size: str  # commits and contributors, in words
+    upgrade_links: str  # Markdown links to the guides into and out of the release
+    header_cites: str
+    stats_cites: str
+    sections: list[tuple[str, str, list[Item]]]  # (anchor, title, items), in page order
+    platform: list[PlatformRow]
+    installs: list[InstallVariant]
+    gpu: GpuSupport
+    gpu_sources: list[str]
+    cite: Callable[[list[str]], str]  # source ids -> citation marks, in Markdown
+    claimants: Callable[[Dispute], str]  # who claims a disputed value, with their tiers
+    citations: Citations
 
 
 def upgrade_links(catalog: Catalog, release: Release, links: Links) -> str:
@@ -156,23 +188,25 @@ def render_release_page(catalog: Catalog, version: str) -> Rendered:
         (anchor, title, [item for item in release.items if item.kind in kinds]) for anchor, title, kinds in SECTIONS
     ]
     return render(
-        "release.md.j2",
-        release=release,
-        size=size_text(release, previous),
-        upgrade_links=upgrade_links(catalog, release, Links(page)),
-        header_cites=header_cites,
-        stats_cites=cite(citations, release.stats.sources),
-        sections=sections,
-        platform=platform_rows(release, citations),
-        installs=install_variants(release),
-        gpu=gpu_support(release, known_gpus(catalog.gpus)),
-        gpu_sources=gpu_sources(release),
-        catalog=catalog,
-        cite=lambda ids: cite(citations, ids),
-        **item_helpers(catalog, citations, page=page),
-        claimants=lambda dispute: ", ".join(
-            f"{text_html(catalog.sources[s].publisher)} ({TIERS.label(catalog.sources[s].tier)})" + cite(citations, [s])
-            for s in dispute.claimed_by
-        ),
-        citations=citations,
+        ReleasePageView(
+            **item_helpers(catalog, citations, page=page),
+            links=Links(page),
+            release=release,
+            size=size_text(release, previous),
+            upgrade_links=upgrade_links(catalog, release, Links(page)),
+            header_cites=header_cites,
+            stats_cites=cite(citations, release.stats.sources),
+            sections=sections,
+            platform=platform_rows(release, citations),
+            installs=install_variants(release),
+            gpu=gpu_support(release, known_gpus(catalog.gpus)),
+            gpu_sources=gpu_sources(release),
+            cite=lambda ids: cite(citations, ids),
+            claimants=lambda dispute: ", ".join(
+                f"{text_html(catalog.sources[s].publisher)} ({TIERS.label(catalog.sources[s].tier)})"
+                + cite(citations, [s])
+                for s in dispute.claimed_by
+            ),
+            citations=citations,
+        )
     )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from macros.dataset.model import AREAS, Release
+from macros.dataset.model import AREAS, Dispute, Release
 from macros.dataset.vocabulary import (
     CPU,
     CUDA,
@@ -20,19 +20,61 @@ from macros.dataset.vocabulary import (
     variant_rank,
 )
 from macros.query.catalog import Catalog, Citations
-from macros.query.deprecation_filters import deprecation_filters
+from macros.query.deprecation_filters import Filters, deprecation_filters
 from macros.query.env_facts import env_facts_json
-from macros.query.gpu import gpu_sources, gpu_support, known_gpus
-from macros.query.guide import Entry, all_pairs, live_deprecations, upgrade_guide
-from macros.query.install import cuda_tag, install_variants, newest_patch
+from macros.query.gpu import GpuSupport, gpu_sources, gpu_support, known_gpus
+from macros.query.guide import Entry, UpgradeGuide, all_pairs, live_deprecations, upgrade_guide
+from macros.query.install import InstallVariant, cuda_tag, install_variants, newest_patch
 from macros.query.site import Links, page_type
-from macros.render.markdown import Rendered, render, render_markdown, template_module
-from macros.render.release import cite_html, item_helpers
+from macros.render.markdown import Rendered, View, render, render_markdown, template_module
+from macros.render.release import ItemHelpers, cite_html, item_helpers
 
 GUIDE, GUIDE_INDEX = page_type("guide"), page_type("guide-index")
 
 #: Where a guide row's citation numbers go: the row is shared by every guide, the numbers are not.
 _CITES_HERE = "\x1fcites\x1f"
+
+
+@dataclass(frozen=True)
+class SetupChoices:
+    variants: list[tuple[str, str]]  # (value, label) for the Wheel control
+    pythons: list[str]
+    systems: list[tuple[str, str]] = field(
+        default_factory=lambda: [(term.value, term.label) for term in OPERATING_SYSTEMS]
+    )  # (value, label) for the OS control
+
+
+@dataclass(frozen=True)
+class GuideView(ItemHelpers):
+    TEMPLATE: ClassVar[str] = "upgrade.md.j2"
+    links: Links
+    guide: UpgradeGuide
+    became_removals: list[Entry]  # changes that complete an earlier deprecation
+    completes: dict[str, list[str]]  # item id -> the deprecations it ends that anchor at its row
+    kept_anchors: list[str]  # anchors with no row of their own, kept for old links
+    areas: tuple[str, ...]
+    disputes: list[tuple[Release, Dispute]]
+    citations: Citations
+    installs: list[InstallVariant]  # B's newest patch, per wheel
+    gpu: GpuSupport
+    gpu_sources: list[str]
+    filters: Filters
+    b_pythons: list[str]
+    b_patch: str
+    setup: SetupChoices
+    guide_row_html: Callable[[Entry], str]
+    facts_json: str  # the facts the page's script reads (#atlas-facts)
+
+
+@dataclass(frozen=True)
+class GuideIndexView(View):
+    TEMPLATE: ClassVar[str] = "upgrade_index.md.j2"
+    versions: list[str]  # oldest first
+    pairs: set[tuple[str, str]]
+    latest: str
+    setup: SetupChoices
+    facts_json: str
+    links: Links
 
 
 def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
@@ -64,25 +106,26 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
         for name in (item.id, *item.aliases)
     ]
     return render(
-        "upgrade.md.j2",
-        guide=guide,
-        catalog=catalog,
-        became_removals=became_removals,
-        completes=completes,
-        kept_anchors=kept_anchors,
-        areas=AREAS,
-        disputes=disputes,
-        citations=citations,
-        installs=install_variants(guide.end, latest_patch=True),
-        gpu=gpu_support(guide.end, known_gpus(catalog.gpus)),
-        gpu_sources=gpu_sources(guide.end),
-        filters=deprecation_filters(live_deprecations(catalog, guide)),
-        b_pythons=python_versions(guide.end),
-        b_patch=newest_patch(guide.end),
-        setup=setup_choices(guide.start, guide.end),
-        guide_row_html=guide_row_writer(catalog, citations),
-        facts_json=env_facts_json(catalog),
-        **item_helpers(catalog, citations, page=GUIDE.path(start=start, end=end)),
+        GuideView(
+            **item_helpers(catalog, citations, page=GUIDE.path(start=start, end=end)),
+            links=Links(GUIDE.path(start=start, end=end)),
+            guide=guide,
+            became_removals=became_removals,
+            completes=completes,
+            kept_anchors=kept_anchors,
+            areas=AREAS,
+            disputes=disputes,
+            citations=citations,
+            installs=install_variants(guide.end, latest_patch=True),
+            gpu=gpu_support(guide.end, known_gpus(catalog.gpus)),
+            gpu_sources=gpu_sources(guide.end),
+            filters=deprecation_filters(live_deprecations(catalog, guide)),
+            b_pythons=python_versions(guide.end),
+            b_patch=newest_patch(guide.end),
+            setup=setup_choices(guide.start, guide.end),
+            guide_row_html=guide_row_writer(catalog, citations),
+            facts_json=env_facts_json(catalog),
+        )
     )
 
 
@@ -94,7 +137,7 @@ def guide_row_writer(catalog: Catalog, citations: Citations) -> Callable[[Entry]
         # Every guide is in the same folder: one row links the same from all of them.
         helpers = item_helpers(catalog, citations, page=GUIDE_INDEX.pattern)
         helpers["cite_html"] = lambda source_ids: _CITES_HERE
-        return template_module("item.j2", catalog=catalog, **helpers)
+        return template_module(ItemHelpers(**helpers))
 
     module = catalog.memo(("guide-row-module",), row_module)
 
@@ -104,15 +147,6 @@ def guide_row_writer(catalog: Catalog, citations: Citations) -> Callable[[Entry]
         return html.replace(_CITES_HERE, cite_html(citations, entry.item.sources))
 
     return row
-
-
-@dataclass(frozen=True)
-class SetupChoices:
-    variants: list[tuple[str, str]]  # (value, label) for the Wheel control
-    pythons: list[str]
-    systems: list[tuple[str, str]] = field(
-        default_factory=lambda: [(term.value, term.label) for term in OPERATING_SYSTEMS]
-    )  # (value, label) for the OS control
 
 
 def setup_choices(*releases: Release) -> SetupChoices:
@@ -144,11 +178,12 @@ def python_versions(release: Release) -> list[str]:
 def render_upgrade_index(catalog: Catalog) -> str:
     versions = [release.version for release in catalog.releases]
     return render_markdown(
-        "upgrade_index.md.j2",
-        versions=versions,
-        pairs=set(all_pairs(catalog)),
-        latest=versions[-1],
-        setup=setup_choices(*catalog.releases),
-        facts_json=env_facts_json(catalog),
-        links=Links(GUIDE_INDEX.pattern),
+        GuideIndexView(
+            versions=versions,
+            pairs=set(all_pairs(catalog)),
+            latest=versions[-1],
+            setup=setup_choices(*catalog.releases),
+            facts_json=env_facts_json(catalog),
+            links=Links(GUIDE_INDEX.pattern),
+        )
     )
