@@ -6,7 +6,7 @@
  * object the build writes into each page (<script type="application/json" id="atlas-facts">,
  * made by macros/query/env_facts.py from data/gpus.yaml and data/drivers.yaml).
  *
- *   parseCollectEnv(text) -> {torch, torchFull, build, variant, os, osName, arch, wsl, python,
+ *   parseCollectEnv(text, facts) -> {torch, torchFull, build, variant, os, osName, arch, wsl, python,
  *                             gpus: [names], gpuText, driver, cudaAvailable, read: [...], missing: [...]}
  *   gpuModel(name, facts)  -> {name, capability, family, arm} or null
  *   oldestGpu(names, facts) -> {capability, family, model, name, unknown: [names], mixed: bool}
@@ -94,37 +94,39 @@
     return { minor: match[1] + "." + match[2], full: match[0], local: local, build: build };
   }
 
-  function variantFrom(torch, fields, os) {
+  function variantFrom(torch, fields, os, names) {
     var local = torch ? torch.local : "";
-    var tagged = local.match(/^(cu\d{3}|cpu|xpu)$/) || local.match(/^rocm(\d+\.\d+)/);
-    if (tagged) return tagged[0].indexOf("rocm") === 0 ? "rocm" + tagged[1] : tagged[0];
+    // PyTorch's local version labels: +cu128, +cpu, +xpu, +rocm6.3 (the wheel names the site uses).
+    if (/^cu\d{3}$/.test(local) || local === names.cpu || local === names.xpu) return local;
+    var tagged = local.match(new RegExp("^" + names.rocm + "(\\d+\\.\\d+)"));
+    if (tagged) return names.rocm + tagged[1];
     var cuda = fields.cudaBuild && fields.cudaBuild.value.match(/^(\d+)\.(\d+)/);
     if (cuda) return "cu" + cuda[1] + cuda[2];
     var rocm = fields.rocmBuild && fields.rocmBuild.value.match(/^(\d+)\.(\d+)/);
-    if (rocm) return "rocm" + rocm[1] + "." + rocm[2];
-    if (fields.xpuBuild && collected(fields.xpuBuild) && /true/i.test((fields.xpuAvailable || {}).value || "")) return "xpu";
+    if (rocm) return names.rocm + rocm[1] + "." + rocm[2];
+    if (fields.xpuBuild && collected(fields.xpuBuild) && /true/i.test((fields.xpuAvailable || {}).value || "")) return names.xpu;
     if (!torch) return "";
     // macOS wheels: Apple silicon ones carry MPS; Intel Macs only ever had CPU builds.
-    if (os.os === "macos") return os.arch === "x86_64" ? "cpu" : "mps";
+    if (os.os === names.macos) return os.arch === "x86_64" ? names.cpu : names.mps;
     // A torch that names no CUDA, ROCm or XPU build and says so ("None") is a CPU build.
-    if (fields.cudaBuild && /^none$/i.test(fields.cudaBuild.value)) return "cpu";
+    if (fields.cudaBuild && /^none$/i.test(fields.cudaBuild.value)) return names.cpu;
     return "";
   }
 
-  function readOs(fields) {
+  function readOs(fields, names) {
     var value = fields.os ? fields.os.value : "";
     var platform = fields.platform ? fields.platform.value : "";
     var arch = (value.match(/\((x86_64|aarch64|arm64|ppc64le|s390x|AMD64)\)/i) || platform.match(/(x86_64|aarch64|arm64|AMD64)/i) || [])[1] || "";
     arch = arch.toLowerCase() === "amd64" ? "x86_64" : arch.toLowerCase();
     var os = "";
     if (collected(fields.os)) {
-      if (/windows/i.test(value)) os = "windows";
-      else if (/mac ?os|os ?x|darwin/i.test(value)) os = "macos";
-      else if (/linux|ubuntu|debian|centos|fedora|red hat|rhel|rocky|alma|suse|arch|gentoo|oracle|amazon|mint|\((x86_64|aarch64|ppc64le|s390x)\)/i.test(value)) os = "linux";
+      if (/windows/i.test(value)) os = names.windows;
+      else if (/mac ?os|os ?x|darwin/i.test(value)) os = names.macos;
+      else if (/linux|ubuntu|debian|centos|fedora|red hat|rhel|rocky|alma|suse|arch|gentoo|oracle|amazon|mint|\((x86_64|aarch64|ppc64le|s390x)\)/i.test(value)) os = names.linux;
     }
-    if (!os && /^Windows-/i.test(platform)) os = "windows";
-    if (!os && /^macOS-/i.test(platform)) os = "macos";
-    if (!os && /^Linux-/i.test(platform)) os = "linux";
+    if (!os && /^Windows-/i.test(platform)) os = names.windows;
+    if (!os && /^macOS-/i.test(platform)) os = names.macos;
+    if (!os && /^Linux-/i.test(platform)) os = names.linux;
     if (/windows/i.test(value) && !arch) arch = /64-bit|64 bit/i.test(value + platform) ? "x86_64" : "";
     return { os: os, name: collected(fields.os) ? value : "", arch: arch, wsl: /microsoft-standard-WSL|WSL2/i.test(platform) };
   }
@@ -153,7 +155,16 @@
     return { names: names, text: field.value };
   }
 
-  function parseCollectEnv(text) {
+  /* The values the reading is made of (OS, wheel families), from the vocabulary the build writes
+     into the page (#atlas-facts): the parser only knows how collect_env spells them. */
+  function namesOf(facts) {
+    var os = facts.os, variants = facts.variants;
+    return { linux: os.lin, windows: os.win, macos: os.mac, cpu: variants.cpuOnly, xpu: variants.intelGpu,
+      mps: variants.appleGpu, rocm: variants.rocmFamily };
+  }
+
+  function parseCollectEnv(text, facts) {
+    var names = namesOf(facts);
     var parsed = fieldsOf(text);
     var fields = parsed.fields;
     var result = { torch: "", torchFull: "", build: "", variant: "", os: "", osName: "", arch: "", wsl: false,
@@ -171,7 +182,7 @@
       miss("torch", fields.torch ? "PyTorch version: " + (fields.torch.value || "empty") + " (collect_env could not import torch)" : "no “PyTorch version:” line");
     }
 
-    var os = readOs(fields);
+    var os = readOs(fields, names);
     result.os = os.os;
     result.osName = os.name;
     result.arch = os.arch;
@@ -179,7 +190,7 @@
     if (os.os) read("os", (os.name || os.os) + (os.wsl ? " (WSL)" : ""));
     else miss("os", fields.os ? "OS: " + fields.os.value : "no “OS:” line");
 
-    result.variant = variantFrom(torch, fields, os);
+    result.variant = variantFrom(torch, fields, os, names);
     if (result.variant) read("variant", "wheel " + result.variant);
     else if (torch) miss("variant", "the wheel (CUDA, ROCm, CPU) is not named");
 

@@ -657,7 +657,7 @@
      gives, the oldest GPU, and notes for what the controls cannot hold. */
   function readPaste(root, text) {
     var facts = pageFacts(root) || {};
-    var found = Env.parseCollectEnv(text);
+    var found = Env.parseCollectEnv(text, facts);
     var gpu = Env.oldestGpu(found.gpus, facts);
     var setup = { variant: found.variant, os: found.os, python: found.python, gpu: gpu.capability || "" };
     var notes = [];

@@ -320,7 +320,7 @@ OperatingSystem = Literal["linux", "windows", "macos"]
 OPERATING_SYSTEMS = Vocabulary(
     "os",
     (
-        Term("linux", "Linux", "runs Linux", "atlas-os-linux", roles=("nvidia",)),
+        Term("linux", "Linux", "runs Linux", "atlas-os-linux", roles=("nvidia", "linux")),
         Term("windows", "Windows", "runs Windows", "atlas-os-windows", roles=("nvidia", "windows")),
         Term("macos", "macOS", "runs macOS", "atlas-os-macos", roles=("apple",)),
     ),
@@ -328,6 +328,7 @@ OPERATING_SYSTEMS = Vocabulary(
 #: The systems NVIDIA publishes driver minimums for (data/drivers.yaml's columns).
 DRIVER_SYSTEMS: tuple[str, ...] = tuple(v for v in OPERATING_SYSTEMS.values if v in OPERATING_SYSTEMS.having("nvidia"))
 MACOS: str = OPERATING_SYSTEMS.the_one("apple")
+LINUX: str = OPERATING_SYSTEMS.the_one("linux")
 WINDOWS: str = OPERATING_SYSTEMS.the_one("windows")
 
 

@@ -19,6 +19,7 @@ from macros.dataset.vocabulary import (
     CUDA,
     DEFAULT_WHEEL,
     DRIVER_SYSTEMS,
+    LINUX,
     MACOS,
     MPS,
     OPERATING_SYSTEMS,
@@ -27,6 +28,7 @@ from macros.dataset.vocabulary import (
     TORCH,
     VARIANT_FAMILIES,
     WINDOWS,
+    XPU,
 )
 from macros.query.catalog import Catalog
 from macros.query.install import cuda_tag
@@ -53,10 +55,16 @@ def vocabulary_facts() -> dict[str, Any]:
             "cudaFamily": CUDA,
             "rocmFamily": ROCM,
             "appleGpu": MPS,
+            "intelGpu": XPU,
             "fromSource": SOURCE,
             "pypiDefault": DEFAULT_WHEEL,
         },
-        "os": {"mac": MACOS, "win": WINDOWS, "labels": {term.value: term.label for term in OPERATING_SYSTEMS}},
+        "os": {
+            "mac": MACOS,
+            "win": WINDOWS,
+            "lin": LINUX,
+            "labels": {term.value: term.label for term in OPERATING_SYSTEMS},
+        },
         # NVIDIA's driver tables have these columns; another system reads the first one's.
         "driverSystems": list(DRIVER_SYSTEMS),
     }

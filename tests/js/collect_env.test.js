@@ -12,6 +12,9 @@ const CORPUS = path.join(__dirname, "corpus");
 const { cases } = JSON.parse(fs.readFileSync(path.join(CORPUS, "expected.json"), "utf8"));
 const facts = process.env.ATLAS_FACTS ? JSON.parse(fs.readFileSync(process.env.ATLAS_FACTS, "utf8")) : null;
 
+// The parser reads OS and wheel names from the facts (the vocabulary), as the page gives them.
+const needsFacts = { skip: facts ? false : "ATLAS_FACTS not set (run through pytest)" };
+
 function read(name) {
   return fs.readFileSync(path.join(CORPUS, name + ".txt"), "utf8");
 }
@@ -21,8 +24,8 @@ function reading(parsed) {
 }
 
 for (const [name, { source, expect }] of Object.entries(cases)) {
-  test(`${name} (${source}) reads as worked out by hand`, () => {
-    const parsed = env.parseCollectEnv(read(name));
+  test(`${name} (${source}) reads as worked out by hand`, needsFacts, () => {
+    const parsed = env.parseCollectEnv(read(name), facts);
     const wanted = { torch: expect.torch, variant: expect.variant, os: expect.os, python: expect.python, driver: expect.driver };
     assert.deepEqual(reading(parsed), wanted);
     if (expect.gpus === null) {
@@ -39,27 +42,27 @@ for (const [name, { source, expect }] of Object.entries(cases)) {
       assert.equal(parsed.missing.some((m) => m.field === field), !expect[field], `${field} is listed as missing exactly when not found`);
     }
   });
-  test(`${name}: the oldest GPU's compute capability`, { skip: facts ? false : "ATLAS_FACTS not set (run through pytest)" }, () => {
-    const parsed = env.parseCollectEnv(read(name));
+  test(`${name}: the oldest GPU's compute capability`, needsFacts, () => {
+    const parsed = env.parseCollectEnv(read(name), facts);
     assert.equal(env.oldestGpu(parsed.gpus, facts).capability, expect.capability);
   });
 }
 
-test("Windows line endings, reply quoting and indentation read like the plain output", () => {
+test("Windows line endings, reply quoting and indentation read like the plain output", needsFacts, () => {
   const plain = read("genvdm5-win10-gtx1070-2.7-powershell");
   const crlf = plain.replace(/\n/g, "\r\n");
   const quoted = plain.split("\n").map((line) => "> " + line).join("\n");
   const nested = plain.split("\n").map((line) => ">> " + line).join("\n");
   const indented = plain.split("\n").map((line) => "    " + line).join("\n");
-  const base = env.parseCollectEnv(plain);
+  const base = env.parseCollectEnv(plain, facts);
   for (const variant of [crlf, quoted, nested, indented]) {
-    const parsed = env.parseCollectEnv(variant);
+    const parsed = env.parseCollectEnv(variant, facts);
     assert.deepEqual(reading(parsed), reading(base));
     assert.deepEqual(parsed.gpus, base.gpus);
   }
 });
 
-test("versions of every kind of build read to their minor release and wheel", () => {
+test("versions of every kind of build read to their minor release and wheel", needsFacts, () => {
   const cases = {
     "2.6.0.dev20241112+cpu": ["2.6", "cpu", "nightly"],
     "2.5.0a0+git1234abc": ["2.5", "", "source"],
@@ -69,24 +72,23 @@ test("versions of every kind of build read to their minor release and wheel", ()
     "2.10.0+cu130": ["2.10", "cu130", "release"],
   };
   for (const [version, [minor, variant, build]] of Object.entries(cases)) {
-    const parsed = env.parseCollectEnv(`PyTorch version: ${version}\nCUDA used to build PyTorch: N/A\n`);
+    const parsed = env.parseCollectEnv(`PyTorch version: ${version}\nCUDA used to build PyTorch: N/A\n`, facts);
     assert.deepEqual([parsed.torch, parsed.variant, parsed.build], [minor, variant, build], version);
   }
 });
 
-test("OS: Could not collect is unknown, not Linux, and is listed as not read", () => {
-  const parsed = env.parseCollectEnv("PyTorch version: 2.9.0+cu128\nOS: Could not collect\n");
+test("OS: Could not collect is unknown, not Linux, and is listed as not read", needsFacts, () => {
+  const parsed = env.parseCollectEnv("PyTorch version: 2.9.0+cu128\nOS: Could not collect\n", facts);
   assert.equal(parsed.os, "");
   assert.ok(parsed.missing.find((m) => m.field === "os").why.includes("Could not collect"));
 });
 
-test("an empty paste reads nothing and says what is missing", () => {
-  const parsed = env.parseCollectEnv("");
+test("an empty paste reads nothing and says what is missing", needsFacts, () => {
+  const parsed = env.parseCollectEnv("", facts);
   assert.deepEqual(parsed.read, []);
   assert.deepEqual(parsed.missing.map((m) => m.field).sort(), ["driver", "gpus", "os", "python", "torch"]);
 });
 
-const needsFacts = { skip: facts ? false : "ATLAS_FACTS not set (run through pytest)" };
 
 test("GPU names that look alike map to their own row of NVIDIA's tables", needsFacts, () => {
   const expected = {
