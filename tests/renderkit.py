@@ -7,6 +7,10 @@ MkDocs' own Markdown conversion, which the site-build tests cover.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+
+from macros.dataset.model import Release
 from macros.query.catalog import Catalog
 from macros.render.pages import PAGE_MACROS, generated_pages, machine_files
 
@@ -24,3 +28,15 @@ def render_everything(catalog: Catalog) -> dict[str, str]:
     for name, render in PAGE_MACROS.items():
         out[f"macro:{name}"] = render(catalog)
     return out
+
+
+def with_fields_changed(
+    catalog: Catalog, changes: dict[str, Callable[[Release], object]], keep: Release | None = None
+) -> Catalog:
+    """The catalog with `changes` (field -> new value from the release) made in every release but
+    `keep`, and nothing computed from the old one kept (the `_memo`)."""
+    releases = tuple(
+        release if release is keep else release.model_copy(update={name: new(release) for name, new in changes.items()})
+        for release in catalog.releases
+    )
+    return dataclasses.replace(catalog, releases=releases, _memo={})

@@ -354,7 +354,7 @@
     var form = root.querySelector("form#your-setup");
     var reading = form && form._reading;
     if (!reading) return null;
-    var same = SETUP_FIELDS.every(function (name) { return (reading.setup[name] || "") === (name === "gpu" ? setup.gpu : setup[name]); });
+    var same = SETUP_FIELDS.every(function (name) { return (reading.setup[name] || "") === setup[name]; });
     return same ? reading : null;
   }
 
