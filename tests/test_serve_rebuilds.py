@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from servekit import mkdocs_serve
 
 BUILT = re.compile(r"Documentation built in ([\d.]+) seconds")
 REBUILDING = re.compile(r"Rebuilding (\d+) of (\d+) pages")
+IN_PLACE = re.compile(r"Rebuilding (\d+) of \d+ pages, (\d+) more updated in place")
 LIVE_RELOAD = re.compile(rb"<script>\s*var livereload = function.*?</script>(?=</body>)", re.DOTALL)
 
 
@@ -38,9 +40,19 @@ def served(url: str) -> bytes:
 
 def wait_until_served(url: str, text: str) -> None:
     deadline = time.monotonic() + 60
-    while text.encode() not in served(url):
+    while text.encode() not in served_or_missing(url):
         assert time.monotonic() < deadline, f"{text!r} never showed on {url}"
         time.sleep(0.1)
+
+
+def served_or_missing(url: str) -> bytes:
+    """The body, or nothing while the file does not exist yet (a new file, before its rebuild)."""
+    try:
+        return served(url)
+    except urllib.error.HTTPError as error:
+        if error.code != 404:
+            raise
+        return b""
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -117,6 +129,16 @@ def test_a_rebuild_of_the_changed_pages_serves_what_a_clean_build_writes(tmp_pat
         changed = pages_differing(tmp_path / "clean0", tmp_path / "clean1")
         assert 0 < rebuilt == len(changed) < total, (rebuilt, changed)
 
+        # An item's summary shows only in its row, finished HTML: the guides that list it are not
+        # built again, their last output gets the new row (incremental.py, "swapped in place").
+        edit(project / "data" / "releases" / "9.2.yaml", "summary: Different kernels by default.", "summary: Kernels.")
+        wait_until_served(root + "releases/9.2.html", "Kernels.")
+        rebuilt, swapped = map(int, IN_PLACE.findall(log.read_text())[-1])
+        assert differences_from_a_clean_build(project, root, tmp_path / "clean1b") == []
+        changed = pages_differing(tmp_path / "clean1", tmp_path / "clean1b")
+        guides = [path for path in changed if path.startswith("upgrade/") and path != "upgrade/index.html"]
+        assert guides and swapped == len(guides) and rebuilt + swapped == len(changed), (rebuilt, swapped, changed)
+
         # An item's title: its release page and every guide that lists it.
         edit(project / "data" / "releases" / "9.2.yaml", "title: A faster default path", "title: A renamed path")
         wait_until_served(root + "releases/9.2.html", "A renamed path")
@@ -138,8 +160,16 @@ def test_a_rebuild_of_the_changed_pages_serves_what_a_clean_build_writes(tmp_pat
         # A hand-written page: its title is in every page's nav, so every page is rebuilt.
         edit(project / "docs" / "about.md", "# ", "# Edited: ")
         wait_until_served(root + "about.html", "Edited: ")
-        assert len(REBUILDING.findall(log.read_text())) == 3, "the fourth build was a whole one"
+        assert len(REBUILDING.findall(log.read_text())) == 4, "the fifth build was a whole one"
         assert differences_from_a_clean_build(project, root, tmp_path / "clean4") == []
+
+        # A new file among the theme overrides is copied into the site by the next build (`make
+        # serve` does not watch the theme; a saved page starts the build): the theme's files are
+        # listed once per server (hooks.py), not once per build, until the overrides change.
+        (project / "overrides" / "atlas-added.txt").write_text("added while serving\n", encoding="utf-8")
+        edit(project / "docs" / "about.md", "# Edited: ", "# Edited again: ")
+        wait_until_served(root + "atlas-added.txt", "added while serving")
+        assert differences_from_a_clean_build(project, root, tmp_path / "clean5") == []
 
 
 def test_a_page_that_did_not_change_still_has_its_links_checked(tmp_path: Path) -> None:
@@ -197,3 +227,18 @@ def test_builds_freeze_what_they_keep_and_leave_the_collector_as_they_found_it(t
         mkdocs_build._build_page = build_page
         gc.enable()
         gc.unfreeze()
+
+
+def test_finished_html_is_swapped_only_where_each_old_block_is_found_once() -> None:
+    from macros.incremental import swap_blocks
+
+    page = "<main><div>row A</div><p>text</p><div>row B</div></main>"
+    assert swap_blocks(page, {"<div>row A</div>": "<div>row A2</div>", "<div>row B</div>": ""}) == (
+        "<main><div>row A2</div><p>text</p></main>"
+    )
+    assert swap_blocks(page, {}) == page
+    # Not found, found twice, an empty block, overlapping blocks: the page is built the usual way.
+    assert swap_blocks(page, {"<div>row C</div>": "x"}) is None
+    assert swap_blocks(page + "<div>row A</div>", {"<div>row A</div>": "x"}) is None
+    assert swap_blocks(page, {"": "x"}) is None
+    assert swap_blocks(page, {"<div>row A</div><p>": "x", "<p>text</p>": "y"}) is None

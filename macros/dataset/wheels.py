@@ -69,8 +69,22 @@ def _parse(file: WheelFile) -> Wheel | None:
     )
 
 
+#: The last snapshot read and its wheels per package. A page asks for the same package's wheels
+#: over and over (178 times in a build); hashing each file for `_parse`'s cache took 0.1 s a build.
+#: One snapshot is alive at a time, so the cache holds one.
+_parsed: tuple[PypiSnapshot, dict[str, list[Wheel]]] | None = None
+
+
 def wheels(snapshot: PypiSnapshot, package: str) -> list[Wheel]:
-    return [wheel for file in snapshot.packages.get(package, []) if (wheel := _parse(file)) is not None]  # type: ignore[call-overload]
+    """The package's wheels in the snapshot (a new list each call: callers may change it)."""
+    global _parsed
+    if _parsed is None or _parsed[0] is not snapshot:
+        _parsed = (snapshot, {})
+    by_package = _parsed[1]
+    if package not in by_package:
+        files = snapshot.packages.get(package, [])  # type: ignore[call-overload]
+        by_package[package] = [wheel for file in files if (wheel := _parse(file)) is not None]
+    return list(by_package[package])
 
 
 def of_version(all_wheels: Iterable[Wheel], version: str) -> list[Wheel]:
