@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from macros.dataset.model import Release
+from macros.dataset.model import Item, Release
 from macros.query.catalog import Catalog
 from macros.render.pages import PAGE_MACROS, generated_pages, machine_files
 
@@ -40,3 +40,45 @@ def with_fields_changed(
         for release in catalog.releases
     )
     return dataclasses.replace(catalog, releases=releases, _memo={})
+
+
+def with_item_fields_changed(
+    catalog: Catalog, changes: dict[str, Callable[[Item], object]], keep: Release | None = None
+) -> Catalog:
+    """The catalog with `changes` (field -> new value from the item) made in every item of every
+    release but `keep`, and nothing computed from the old one kept."""
+    releases = tuple(
+        release
+        if release is keep
+        else release.model_copy(
+            update={
+                "items": [
+                    item.model_copy(update={n: new(item) for n, new in changes.items()}) for item in release.items
+                ]
+            }
+        )
+        for release in catalog.releases
+    )
+    return dataclasses.replace(catalog, releases=releases, _memo={})
+
+
+def row_only_changes(variant: str) -> dict[str, Callable[[Item], object]]:
+    """A change for each field of `ROW_ONLY_ITEM_FIELDS`: "edited" gives every item a new value
+    (one where it had none), "emptied" takes every optional value away."""
+    if variant == "edited":
+        return {
+            "summary": lambda item: item.summary + " Changed.",
+            "before": lambda item: (item.before or "x = 1") + "\n# changed",
+            "after": lambda item: (item.after or "x = 2") + "\n# changed",
+            "code_lang": lambda item: "text" if item.code_lang == "python" else "python",
+            "replacement": lambda item: (item.replacement or "Something else") + " Changed.",
+            "prs": lambda item: [*item.prs, 999999],
+        }
+    return {
+        "summary": lambda item: "Changed.",
+        "before": lambda item: None,
+        "after": lambda item: None,
+        "code_lang": lambda item: "python",
+        "replacement": lambda item: None,
+        "prs": lambda item: [],
+    }

@@ -207,6 +207,32 @@ def test_fields_guides_ignore_change_no_guide_page_or_json() -> None:
         assert records[0] == records[1], (start, end)
 
 
+@pytest.mark.parametrize("variant", ["edited", "emptied"])
+def test_fields_only_rows_show_change_nothing_else_of_a_guide_page_or_json(variant: str) -> None:
+    """`ROW_ONLY_ITEM_FIELDS` lets `mkdocs serve` keep each guide without its rows and put in the
+    new rows only. Change those fields in every item of the real data: every guide without its rows
+    and every guide's JSON must come out the same, and the kept guide with the new rows must be
+    the guide rendered afresh. A guide that starts to show one of them outside its row fails here."""
+    from renderkit import row_only_changes, with_item_fields_changed
+
+    from macros.query.guide import ROW_ONLY_ITEM_FIELDS
+    from macros.render.api import guide_record
+    from macros.render.upgrade import fill_rows, render_guide_without_rows, render_upgrade_guide
+
+    changes = row_only_changes(variant)
+    assert set(changes) == ROW_ONLY_ITEM_FIELDS, "give this test a change for every row-only field"
+    before = open_catalog(ROOT / "data")
+    after = with_item_fields_changed(before, changes)
+    assert after.releases[-1].items[0].summary != before.releases[-1].items[0].summary
+    for start, end in all_pairs(before):
+        kept = render_guide_without_rows(before, start, end)
+        assert kept == render_guide_without_rows(after, start, end), (start, end)
+        assert fill_rows(after, kept) == render_upgrade_guide(after, start, end), (start, end)
+        assert fill_rows(after, kept) != fill_rows(before, kept), (start, end)  # the rows did change
+        records = [guide_record(catalog, start, end, "https://example.org/") for catalog in (before, after)]
+        assert records[0] == records[1], (start, end)
+
+
 def test_a_guide_is_made_again_when_a_later_release_changes_the_facts_its_script_reads() -> None:
     """Every guide carries the facts its script reads (the CUDA builds of every release): a later
     release with a new CUDA build must change the inputs `mkdocs serve` compares for an earlier

@@ -109,3 +109,33 @@ def test_a_release_page_shows_nothing_of_the_other_releases_ignored_fields() -> 
         after = with_fields_changed(before, changes, keep=release)
         made = [render_release_page(catalog, release.version) for catalog in (before, after)]
         assert made[0] == made[1], release.version
+
+
+@pytest.mark.parametrize("variant", ["edited", "emptied"])
+def test_a_release_page_shows_nothing_of_the_other_releases_items_ignored_fields(variant: str) -> None:
+    """`OTHER_RELEASES_ITEM_IGNORED`: the same for the fields of other releases' items (2.15's item
+    summaries on 2.14's page). Each field is given a new value, then taken away where it may be."""
+    from renderkit import with_item_fields_changed
+
+    from macros.render.release import OTHER_RELEASES_ITEM_IGNORED, render_release_page
+
+    if variant == "edited":
+        changes = {
+            "title": lambda item: item.title + " Changed",
+            "summary": lambda item: item.summary + " Changed.",
+            "action": lambda item: (item.action or "Do this") + " Changed.",
+            "before": lambda item: (item.before or "x = 1") + "\n# changed",
+            "after": lambda item: (item.after or "x = 2") + "\n# changed",
+            "code_lang": lambda item: "text" if item.code_lang == "python" else "python",
+            "replacement": lambda item: (item.replacement or "Something else") + " Changed.",
+            "prs": lambda item: [*item.prs, 999999],
+        }
+    else:
+        empty = {"title": "Changed", "summary": "Changed.", "code_lang": "python", "prs": []}
+        changes = {name: (lambda item, name=name: empty.get(name)) for name in OTHER_RELEASES_ITEM_IGNORED}
+    assert set(changes) == OTHER_RELEASES_ITEM_IGNORED, "give this test a change for every ignored field"
+    before = open_catalog(ROOT / "data")
+    for release in before.releases:
+        after = with_item_fields_changed(before, changes, keep=release)
+        made = [render_release_page(catalog, release.version) for catalog in (before, after)]
+        assert made[0] == made[1], release.version

@@ -14,6 +14,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
+from pydantic import BaseModel
+
 from macros.dataset.checks import Dataset, run_checks
 from macros.dataset.load import Loaded, Model, Positions, display_name, load_file
 from macros.dataset.model import (
@@ -35,10 +37,18 @@ from macros.dataset.problems import DataError, Problem
 T = TypeVar("T")
 
 
-def fields_except(release: Release, ignored: frozenset[str]) -> tuple[object, ...]:
-    """What a page reads of a release when it shows none of the `ignored` fields: the other field
-    values, for `mkdocs serve` to compare by equality (an unchanged release's are the same objects)."""
-    return tuple(getattr(release, name) for name in type(release).model_fields if name not in ignored)
+def fields_except(record: BaseModel, ignored: frozenset[str]) -> tuple[object, ...]:
+    """What a page reads of a record (a release, an item) when it shows none of the `ignored`
+    fields: the other field values, for `mkdocs serve` to compare by equality (an unchanged
+    release's are the same objects)."""
+    return tuple(getattr(record, name) for name in type(record).model_fields if name not in ignored)
+
+
+def items_except(catalog: Catalog, release: Release, ignored: frozenset[str]) -> tuple[tuple[object, ...], ...]:
+    """`fields_except` of each item of `release`, computed once per catalog (every guide into a
+    release, every other release's page, reads the same)."""
+    key = ("items-except", release.version, ignored)
+    return catalog.memo(key, lambda: tuple(fields_except(item, ignored) for item in release.items))  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, repr=False)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from macros.dataset.model import Item, PypiSnapshot, Release, version_key
 from macros.dataset.vocabulary import DEPRECATION, EFFECTS, FEATURE_KINDS, HEADLINE, INSTALL_EFFECT, REGRESSION
-from macros.query.catalog import Catalog, fields_except
+from macros.query.catalog import Catalog, fields_except, items_except
 from macros.query.env_facts import env_facts_json
 from macros.query.platform import COMPANIONS, DROPS_LABEL, PLATFORM_FACTS, companion_text, drop_text
 
@@ -112,21 +112,48 @@ def live_deprecations(catalog: Catalog, guide: UpgradeGuide) -> list[Entry]:
 #: a guide that starts reading one fails there until it leaves this list.
 GUIDE_IGNORES: frozenset[str] = frozenset({"summary", "stats"})
 
+#: Fields of an item that a guide shows in the item's row only. The rows are finished HTML, each
+#: written once per catalog and put into the guide after the rest of it is rendered
+#: (render/upgrade.py), and the guide's JSON lists ids: under `mkdocs serve` an edit to one of these
+#: (an item's summary) makes the rows again, not the 15 guides into its release. tests/test_guide.py
+#: changes them in every item and requires the rest of every guide and its JSON to stay the same.
+#: Not `action`: the guide counts the entries that ask the reader to act.
+ROW_ONLY_ITEM_FIELDS: frozenset[str] = frozenset({"summary", "before", "after", "code_lang", "replacement", "prs"})
 
-def guide_inputs(catalog: Catalog, start: str, end: str) -> tuple[object, ...]:
+
+def guide_inputs(
+    catalog: Catalog, start: str, end: str, item_ignores: frozenset[str] = frozenset()
+) -> tuple[object, ...]:
     """Everything the guide from `start` to `end` (its page and its JSON) is made from: what guides
     read of every release up to `end`, of the later ones only how their items continue lifecycles,
     the source registry, the package index, and the GPU and driver tables (the GPU answer and the
     facts the page's script reads). Under `mkdocs serve`, a guide whose inputs are the same
-    records as last time is not made again (render/made_from.py)."""
-    end_key = version_key(end)
-    later = tuple((item.id, item.kind, item.follows) for r in catalog.releases if r.key > end_key for item in r.items)
-    upto = tuple(fields_except(r, GUIDE_IGNORES) for r in catalog.releases if r.key <= end_key)
+    records as last time is not made again (render/made_from.py). `item_ignores`: item fields
+    left out (`ROW_ONLY_ITEM_FIELDS`: what the guide is made from besides its rows)."""
+    key = ("guide-inputs", end, item_ignores)
+    upto, later = catalog.memo(key, lambda: _releases_inputs(catalog, end, item_ignores))
     # The facts the page's script reads span every release (the CUDA builds, the releases' range):
     # the finished JSON is compared, so an edit to a later release reaches the guide only when
     # those facts change.
     facts = env_facts_json(catalog)
     return (start, end, *upto, later, *catalog.sources.values(), catalog.pypi, catalog.gpus, catalog.drivers, facts)
+
+
+def _releases_inputs(
+    catalog: Catalog, end: str, item_ignores: frozenset[str]
+) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """What every guide into `end` reads of the releases up to it, and of the later ones (computed
+    once per catalog and `end`: 120 guides share 15 ends)."""
+    end_key = version_key(end)
+    later = tuple((item.id, item.kind, item.follows) for r in catalog.releases if r.key > end_key for item in r.items)
+    upto = tuple(_release_inputs(catalog, r, item_ignores) for r in catalog.releases if r.key <= end_key)
+    return upto, later
+
+
+def _release_inputs(catalog: Catalog, release: Release, item_ignores: frozenset[str]) -> tuple[object, ...]:
+    if not item_ignores:
+        return fields_except(release, GUIDE_IGNORES)
+    return (*fields_except(release, GUIDE_IGNORES | {"items"}), items_except(catalog, release, item_ignores))
 
 
 def upgrade_guide(catalog: Catalog, start: str, end: str) -> UpgradeGuide:

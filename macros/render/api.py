@@ -16,7 +16,7 @@ from macros.dataset import wheels as wheel_facts
 from macros.dataset.checks import cited_sources
 from macros.dataset.model import AppliesTo, Item, Platform, Release, Source
 from macros.query.catalog import Catalog
-from macros.query.guide import all_pairs, guide_inputs, upgrade_guide
+from macros.query.guide import ROW_ONLY_ITEM_FIELDS, all_pairs, guide_inputs, upgrade_guide
 from macros.query.site import page_url
 from macros.render.made_from import MadeFrom
 
@@ -193,7 +193,8 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
         path = f"{API}/upgrade/{start}-to-{end}.json"
         files[path] = _made_from.get(
             path,
-            (*guide_inputs(catalog, start, end), site_url),
+            # The JSON lists ids, never the text only rows show (tests/test_guide.py proves it).
+            (*guide_inputs(catalog, start, end, ROW_ONLY_ITEM_FIELDS), site_url),
             lambda start=start, end=end: _dump(guide_record(catalog, start, end, site_url)),
         )
     return files

@@ -27,7 +27,7 @@ from macros.render.home import render_latest_release, render_release_list, rende
 from macros.render.made_from import MadeFrom
 from macros.render.markdown import Rendered
 from macros.render.release import release_page_inputs, render_release_page
-from macros.render.upgrade import render_upgrade_guide, render_upgrade_index
+from macros.render.upgrade import render_upgrade_guide_kept, render_upgrade_index
 
 RELEASE, COMPARE, GUIDE = page_type("release"), page_type("compare"), page_type("guide")
 
@@ -136,7 +136,7 @@ def upgrade_pages(catalog: Catalog) -> list[GeneratedPage]:
                 GUIDE.path(start=start, end=end),
                 f"Upgrade PyTorch {start} to {end}",
                 _description(description),
-                partial(render_upgrade_guide, start=start, end=end),
+                partial(render_upgrade_guide_kept, start=start, end=end),
                 # A guide is read as one long checklist: the rows get the width of the site menu (the
                 # header's menu button still opens it).
                 hide=("navigation",),

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from macros.dataset.model import Dispute, Item, Release, Source
 from macros.dataset.text import plain_text, text_html
 from macros.dataset.vocabulary import KIND_SECTIONS, KINDS, TIERS
-from macros.query.catalog import Catalog, Citations, fields_except
+from macros.query.catalog import Catalog, Citations, fields_except, items_except
 from macros.query.gpu import GpuSupport, gpu_sources, gpu_support, known_gpus
 from macros.query.install import InstallVariant, install_variants
 from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS, drop_text
@@ -167,12 +167,23 @@ def size_text(release: Release, previous: Release | None) -> str:
 #: changes them in every other release and requires each page to stay the same.
 OTHER_RELEASES_IGNORED: frozenset[str] = frozenset({"summary"})
 
+#: Fields of the other releases' items that a release page does not show: an edit to 2.15's item
+#: summary re-renders 2.15's page only. tests/test_render.py proves it like the set above.
+OTHER_RELEASES_ITEM_IGNORED: frozenset[str] = frozenset(
+    {"title", "summary", "action", "before", "after", "code_lang", "replacement", "prs"}
+)
+
 
 def release_page_inputs(catalog: Catalog, version: str) -> tuple[object, ...]:
     """What the page of `version` is made from (render/made_from.py): its release, what it reads
     of the others, the source registry, the package index and the GPU and driver tables."""
     others = tuple(
-        release if release.version == version else fields_except(release, OTHER_RELEASES_IGNORED)
+        release
+        if release.version == version
+        else (
+            *fields_except(release, OTHER_RELEASES_IGNORED | {"items"}),
+            items_except(catalog, release, OTHER_RELEASES_ITEM_IGNORED),
+        )
         for release in catalog.releases
     )
     return (version, *others, *catalog.sources.values(), catalog.pypi, catalog.gpus, catalog.drivers)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -23,9 +24,18 @@ from macros.query.catalog import Catalog, Citations
 from macros.query.deprecation_filters import Filters, deprecation_filters
 from macros.query.env_facts import env_facts_json
 from macros.query.gpu import GpuSupport, gpu_sources, gpu_support, known_gpus
-from macros.query.guide import Entry, UpgradeGuide, all_pairs, live_deprecations, upgrade_guide
+from macros.query.guide import (
+    ROW_ONLY_ITEM_FIELDS,
+    Entry,
+    UpgradeGuide,
+    all_pairs,
+    guide_inputs,
+    live_deprecations,
+    upgrade_guide,
+)
 from macros.query.install import InstallVariant, cuda_tag, install_variants, newest_patch
 from macros.query.site import Links, page_type
+from macros.render.made_from import MadeFrom
 from macros.render.markdown import Rendered, View, render, render_markdown, template_module
 from macros.render.release import ItemHelpers, cite_html, item_helpers
 
@@ -33,6 +43,15 @@ GUIDE, GUIDE_INDEX = page_type("guide"), page_type("guide-index")
 
 #: Where a guide row's citation numbers go: the row is shared by every guide, the numbers are not.
 _CITES_HERE = "\x1fcites\x1f"
+
+#: Where a row goes in a rendered guide: the release, the item and the page's citation numbers
+#: for it. The rows go in last (`fill_rows`), so the rest of the guide need not be rendered again
+#: when only a row changes.
+_ROW_HERE = re.compile("\x1frow ([^ \x1f]+) ([^ \x1f]+)\x1f([^\x1f]*)\x1f")
+
+#: Each guide without its rows, kept with what it was made from (`guide_inputs` less the item
+#: fields only rows show) across `mkdocs serve` rebuilds.
+_without_rows = MadeFrom()
 
 
 @dataclass(frozen=True)
@@ -78,6 +97,35 @@ class GuideIndexView(View):
 
 
 def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
+    """The guide's page: rendered without its rows, then each row put in."""
+    return fill_rows(catalog, render_guide_without_rows(catalog, start, end))
+
+
+def render_upgrade_guide_kept(catalog: Catalog, start: str, end: str) -> Rendered:
+    """The same page, for `mkdocs serve`: the guide without its rows is kept from the last build
+    while what it is made from (`guide_inputs` less `ROW_ONLY_ITEM_FIELDS`) is the same; only the
+    rows are put in again."""
+    skeleton = _without_rows.get(
+        GUIDE.path(start=start, end=end),
+        guide_inputs(catalog, start, end, ROW_ONLY_ITEM_FIELDS),
+        lambda: render_guide_without_rows(catalog, start, end),
+    )
+    return fill_rows(catalog, skeleton)
+
+
+def fill_rows(catalog: Catalog, rendered: Rendered) -> Rendered:
+    """`rendered` with each row marker replaced by the item's row from this catalog."""
+    row = _row_html(catalog)
+
+    def filled(text: str) -> str:
+        return _ROW_HERE.sub(lambda found: row(found[1], found[2]).replace(_CITES_HERE, found[3]), text)
+
+    blocks = {marker: filled(html) for marker, html in rendered.finished_html.items()}
+    return Rendered(filled(rendered.markdown), blocks)
+
+
+def render_guide_without_rows(catalog: Catalog, start: str, end: str) -> Rendered:
+    """The guide with a marker where each row goes (`fill_rows` puts them in)."""
     guide = upgrade_guide(catalog, start, end)
     citations = Citations(catalog)
     became_removals = [
@@ -123,28 +171,41 @@ def render_upgrade_guide(catalog: Catalog, start: str, end: str) -> Rendered:
             b_pythons=python_versions(guide.end),
             b_patch=newest_patch(guide.end),
             setup=setup_choices(guide.start, guide.end),
-            guide_row_html=guide_row_writer(catalog, citations),
+            guide_row_html=guide_row_writer(citations),
             facts_json=env_facts_json(catalog),
         )
     )
 
 
-def guide_row_writer(catalog: Catalog, citations: Citations) -> Callable[[Entry], str]:
-    """`guide_row_html(entry)` for one guide: the item's row, written once per catalog (every guide
-    links to the same release pages), with this page's citation numbers."""
+def guide_row_writer(citations: Citations) -> Callable[[Entry], str]:
+    """`guide_row_html(entry)` for one guide: a marker where the item's row goes, with this page's
+    citation numbers for it (numbered in the order the page cites them)."""
+
+    def row(entry: Entry) -> str:
+        return f"\x1frow {entry.release.version} {entry.item.id}\x1f{cite_html(citations, entry.item.sources)}\x1f"
+
+    return row
+
+
+def _row_html(catalog: Catalog) -> Callable[[str, str], str]:
+    """The row of the item `item_id` of release `version`, written once per catalog (every guide
+    is in the same folder, so a row links the same from all of them)."""
 
     def row_module() -> Any:
-        # Every guide is in the same folder: one row links the same from all of them.
-        helpers = item_helpers(catalog, citations, page=GUIDE_INDEX.pattern)
+        helpers = item_helpers(catalog, Citations(catalog), page=GUIDE_INDEX.pattern)
         helpers["cite_html"] = lambda source_ids: _CITES_HERE
         return template_module(ItemHelpers(**helpers))
 
     module = catalog.memo(("guide-row-module",), row_module)
 
-    def row(entry: Entry) -> str:
-        key = ("guide-row", entry.item.id, entry.release.version)
-        html = catalog.memo(key, lambda: str(module.guide_row(entry)))
-        return html.replace(_CITES_HERE, cite_html(citations, entry.item.sources))
+    def row(version: str, item_id: str) -> str:
+        def make() -> str:
+            release, item = catalog.items[item_id]
+            if release.version != version:
+                raise LookupError(f"a guide row for {item_id} of {version}, which is in {release.version} (a bug)")
+            return str(module.guide_row(Entry(release, item)))
+
+        return catalog.memo(("guide-row", item_id, version), make)  # type: ignore[no-any-return]
 
     return row
 
