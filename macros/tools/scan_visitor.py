@@ -6,8 +6,11 @@ and attribute chains. A use is a call, a decorator, a base class, an annotation,
 `isinstance()`, or any other reference. A call also counts through `functools.partial(f, ...)`,
 and `super().__init__(...)` counts as a call of each listed base class.
 
-What a rule needs before a use is reported (see `Rule.applies`): its keyword passed or left out,
-by name or at its position; for `caught`, a `try` around the call that catches that exception.
+What a rule needs before a use is reported (see `UseVisitor._applies`): its keyword passed or left
+out, by name or at its position; an argument passed at its position (a rule with a position and no
+keyword); for `caught`, a `try` around the call that catches that exception. An import, a type
+check or an annotation is a use only of a name deprecated or removed, not of one whose behaviour
+changed (a breaking item, or `name_kept`).
 A use is *guarded* (not reported, like ruff's NPY201) inside a `try` that catches `ImportError`,
 `ModuleNotFoundError` or `AttributeError`, and inside an `if`/`else` or conditional expression
 whose test calls `hasattr()` or reads a version (a name with `version`, `greater` or `less`). When
@@ -48,10 +51,11 @@ class Rule:
     position: int | None = None  # where `keyword` sits when passed without its name
     caught: frozenset[str] = field(default_factory=frozenset)
     decorates: str | None = None  # "class": only a class decorator counts
+    name_kept: bool = False  # only what running the name does changed: importing it is no use
 
     @property
     def needs_call(self) -> bool:
-        return self.keyword is not None or bool(self.caught)
+        return self.keyword is not None or self.position is not None or bool(self.caught)
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,16 @@ class Call:
     args: list[ast.expr]
     keywords: list[ast.keyword]
     partial: bool = False
+
+    def passes_position(self, position: int) -> bool | None:
+        """True if the call passes an argument at `position` without its name, False if it passes
+        fewer, None if `*args` may reach it."""
+        for index, argument in enumerate(self.args):
+            if isinstance(argument, ast.Starred):
+                return None
+            if index == position:
+                return True
+        return False
 
     def passes(self, rule: Rule) -> bool | None:
         """True if the call passes the rule's argument (with its value, if one is given), False
@@ -142,7 +156,8 @@ class UseVisitor(ast.NodeVisitor):
         """How the finding names the use, or None when the rule's condition does not hold."""
         if rule.decorates is not None:
             return f"@{name} on a class" if self._context == "class-decorator" else None
-        if self._context in {"isinstance", "annotation", "import"} and rule.item.kind not in RETIRING_KINDS:
+        retired_name = rule.item.kind in RETIRING_KINDS and not rule.name_kept
+        if self._context in {"isinstance", "annotation", "import"} and not retired_name:
             # A type check, an annotation or an import does not run the changed behaviour; for a
             # name deprecated or removed they are places to change.
             return None
@@ -152,6 +167,11 @@ class UseVisitor(ast.NodeVisitor):
             return None
         if rule.caught and not any(rule.caught & caught for caught in self._caught):
             return None
+        if rule.keyword is None and rule.position is not None:
+            # Only a call that passes that argument by position: `f(a, b, c, d)` for position 3,
+            # not `f(a, b, c, d=...)`. `*args` may or may not reach it: not reported, like a keyword.
+            passed_at = call.passes_position(rule.position)
+            return f"{name}() with argument {rule.position + 1} by position" if passed_at else None
         if rule.keyword is None:
             return f"{name}() in try/except {'/'.join(sorted(rule.caught))}"
         passed = call.passes(rule)
