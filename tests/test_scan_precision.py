@@ -344,3 +344,36 @@ def test_importing_a_name_whose_behaviour_changed_is_not_a_use_of_its_deprecatio
     assert symbols(catalog, tmp_path, code, "2.3", "2.4", "library-impl-abstract-renamed") == [
         (3, "torch.library.impl_abstract")
     ]
+
+
+def test_a_half_precision_change_skips_tensors_visibly_made_in_another_dtype(catalog: Catalog, tmp_path: Path) -> None:
+    """2.12's trunc_normal_ change concerns half-precision tensors: a variable its function binds
+    once, by a factory with an explicit float32 `dtype=`, is not one (transformers' esmfold2 pair
+    state); a half-precision one, a rebound or patched variable, a parameter's weight and a
+    reference to the function still are reported."""
+    code = """
+        import torch
+        from torch import nn
+        def made_float32(reference):
+            state = torch.empty_like(reference, dtype=torch.float32)
+            nn.init.trunc_normal_(state, std=0.02)
+            return state.to(reference.dtype)
+        def made_bfloat16(reference):
+            state = torch.zeros(4, dtype=torch.bfloat16)
+            nn.init.trunc_normal_(state)
+        def rebound(reference):
+            state = torch.zeros(4, dtype=torch.float32)
+            state = state.half()
+            nn.init.trunc_normal_(state)
+        def patched(reference):
+            state = torch.zeros(4, dtype=torch.float32)
+            state.data = reference.data
+            nn.init.trunc_normal_(state)
+        def weights(module):
+            nn.init.trunc_normal_(module.weight)
+        INIT = {"trunc_normal_": nn.init.trunc_normal_}
+        """
+    found_lines = [
+        line for line, _ in symbols(catalog, tmp_path, code, "2.11", "2.12", "cpu-low-precision-sampling-changed")
+    ]
+    assert found_lines == [9, 13, 17, 19, 20]

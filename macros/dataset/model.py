@@ -480,6 +480,12 @@ class SymbolUse(Record):
         default=None,
         description="The change only matters where the name decorates a class (`@torch.no_grad()` on a class).",
     )
+    dtypes: list[QualifiedName] = Field(
+        default=[],
+        description="The change only concerns a first argument of these dtypes (`torch.float16`): a call whose first "
+        "argument is a variable its function binds once, to a tensor made with another explicit `dtype=` "
+        "(`torch.empty_like(x, dtype=torch.float32)`), is not reported. Anything else still is.",
+    )
     name_kept: bool = Field(
         default=False,
         description="The name itself is neither deprecated nor removed; only what running it does changed. An "
@@ -500,11 +506,18 @@ class SymbolUse(Record):
 
     @model_validator(mode="after")
     def _one_condition(self) -> SymbolUse:
-        conditions = (self.keyword, self.position, self.caught or None, self.decorates, self.name_kept or None)
+        conditions = (
+            self.keyword,
+            self.position,
+            self.caught or None,
+            self.decorates,
+            self.dtypes or None,
+            self.name_kept or None,
+        )
         if all(condition is None for condition in conditions):
             raise ValueError(
-                "give a keyword or position (an argument condition), caught (an exception), decorates: class or "
-                "name_kept: true"
+                "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
+                "dtypes or name_kept: true"
             )
         if self.keyword is None and (self.absent or not self.any_value):
             raise ValueError("value and absent describe a keyword: give the keyword")
@@ -529,6 +542,7 @@ class SymbolUse(Record):
             ("caught", []),
             ("keyword", None),
             ("decorates", None),
+            ("dtypes", []),
             ("name_kept", False),
         ):
             if dumped.get(field, unset) == unset:
