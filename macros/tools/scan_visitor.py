@@ -131,7 +131,8 @@ class UseVisitor(ast.NodeVisitor):
         self._caught: list[frozenset[str]] = []  # exceptions caught around the current code
         self._context: str = "reference"  # isinstance, annotation, import, class-decorator or reference
         self._bases: list[list[str]] = []  # listed base classes of the enclosing classes
-        self._dtypes: dict[str, str] = {}  # local variable -> the dtype it always holds (this function)
+        self._function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None = None  # the innermost one
+        self._dtypes: dict[int, dict[str, str]] = {}  # per function: variable -> the dtype it always holds
 
     # --- matching ------------------------------------------------------------------------------
 
@@ -171,7 +172,7 @@ class UseVisitor(ast.NodeVisitor):
             # name deprecated or removed they are places to change.
             return None
         if rule.dtypes and call is not None and call.args and isinstance(call.args[0], ast.Name):
-            known = self._dtypes.get(call.args[0].id)
+            known = self._dtypes_of_function().get(call.args[0].id)
             if known is not None and known not in rule.dtypes:
                 return None  # `trunc_normal_(w)` where w = torch.empty(..., dtype=torch.float32)
         if not rule.needs_call:
@@ -280,7 +281,7 @@ class UseVisitor(ast.NodeVisitor):
 
     def _scoped(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         saved = dict(self.aliases)
-        saved_dtypes, self._dtypes = self._dtypes, self._bound_once_to_a_dtype(node)
+        saved_function, self._function = self._function, node
         arguments = node.args
         every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
         every += [arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None]
@@ -297,7 +298,17 @@ class UseVisitor(ast.NodeVisitor):
         for statement in body:
             self.visit(statement)
         self.aliases = saved
-        self._dtypes = saved_dtypes
+        self._function = saved_function
+
+    def _dtypes_of_function(self) -> dict[str, str]:
+        """`_bound_once_to_a_dtype` of the function being read, worked out when a rule first needs
+        it (few do: reading every function would cost a third of the scan)."""
+        function = self._function
+        if function is None:
+            return {}  # module level: any function may rebind a global
+        if id(function) not in self._dtypes:
+            self._dtypes[id(function)] = self._bound_once_to_a_dtype(function)
+        return self._dtypes[id(function)]
 
     def _bound_once_to_a_dtype(self, function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, str]:
         """The function's variables bound exactly once, by `v = factory(..., dtype=torch.X)`: v
@@ -363,8 +374,10 @@ class UseVisitor(ast.NodeVisitor):
             self.visit(expression)
         bases = [name for name in map(self.qualified, node.bases) if name is not None]
         self._bases.append(bases)
+        saved_function, self._function = self._function, None  # a class body has its own names
         for statement in node.body:
             self.visit(statement)
+        self._function = saved_function
         self._bases.pop()
         self.aliases.pop(node.name, None)
 
