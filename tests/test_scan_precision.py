@@ -276,3 +276,104 @@ def test_changes_no_call_shows_are_not_reported(catalog: Catalog, tmp_path: Path
     ]
     assert [item for _, item in pairs if item in silent] == []
     assert lines(pairs, "argument-validation-errors-2-14") == [8]  # lp_pool with norm_type 0, not Softmax
+
+
+def symbols(catalog: Catalog, tmp_path: Path, code: str, start: str, end: str, item: str) -> list[tuple[int, str]]:
+    """(line, symbol as the finding shows it) of one item's findings, in order."""
+    (tmp_path / "user.py").write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    result = scan([tmp_path], catalog, start, end, "https://example.org/")
+    assert result.skipped == []
+    return [(f.line, f.symbol) for f in result.findings if f.item_id == item]
+
+
+def test_partial_placements_only_where_a_reduce_op_is_chosen(catalog: Catalog, tmp_path: Path) -> None:
+    """2.11 rejects Partial inputs whose reduce ops differ; `Partial()` takes the default ("sum"),
+    so only a Partial built with an op of its own can be the other one (transformers' six
+    `[Partial()]` placements were false alarms)."""
+    code = """
+        from torch.distributed.tensor import DTensor, Partial
+        a = DTensor.from_local(x, mesh, [Partial()])
+        b = DTensor.from_local(y, mesh, [Partial("max")])
+        c = DTensor.from_local(y, mesh, [Partial(reduce_op="avg")])
+        if isinstance(p, Partial):
+            pass
+        """
+    assert symbols(catalog, tmp_path, code, "2.10", "2.11", "dtensor-partial-reduce-op-mismatch-error") == [
+        (3, "torch.distributed.tensor.Partial(reduce_op=...)"),
+        (4, "torch.distributed.tensor.Partial(reduce_op=...)"),
+    ]
+
+
+def test_keyword_only_onnx_options_only_where_a_fourth_argument_is_positional(catalog: Catalog, tmp_path: Path) -> None:
+    """2.5: every argument of torch.onnx.export after model, args and f must be passed by name."""
+    code = """
+        import functools
+        import torch
+        torch.onnx.export(model, args, "m.onnx")
+        torch.onnx.export(model, args, "m.onnx", export_params=True, verbose=False)
+        torch.onnx.export(model, args, "m.onnx", True, False)
+        torch.onnx.export(model, *rest)
+        exporter = functools.partial(torch.onnx.export, model, args, "m.onnx", True)
+        """
+    assert symbols(catalog, tmp_path, code, "2.4", "2.5", "onnx-export-keyword-only-options") == [
+        (5, "torch.onnx.export() with argument 4 by position"),
+        (7, "torch.onnx.export() with argument 4 by position"),
+    ]
+
+
+def test_importing_a_name_whose_behaviour_changed_is_not_a_use_of_its_deprecation(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """2.4's distributed checkpoint warns when a save overwrites a checkpoint: the names stay, so
+    importing, checking or annotating them writes nothing (Lightning's `from ... import save` two
+    lines above its call was reported); a renamed name's import still is a place to change."""
+    code = """
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.checkpoint import FileSystemWriter, save
+        from torch.library import impl_abstract
+        def write(state, writer: FileSystemWriter) -> None:
+            if isinstance(writer, FileSystemWriter):
+                save(state, storage_writer=writer)
+            dcp.save(state, storage_writer=FileSystemWriter(path))
+        """
+    assert symbols(catalog, tmp_path, code, "2.3", "2.4", "dcp-overwrite-warning") == [
+        (6, "torch.distributed.checkpoint.save"),
+        (7, "torch.distributed.checkpoint.save"),
+        (7, "torch.distributed.checkpoint.FileSystemWriter"),
+    ]
+    assert symbols(catalog, tmp_path, code, "2.3", "2.4", "library-impl-abstract-renamed") == [
+        (3, "torch.library.impl_abstract")
+    ]
+
+
+def test_a_half_precision_change_skips_tensors_visibly_made_in_another_dtype(catalog: Catalog, tmp_path: Path) -> None:
+    """2.12's trunc_normal_ change concerns half-precision tensors: a variable its function binds
+    once, by a factory with an explicit float32 `dtype=`, is not one (transformers' esmfold2 pair
+    state); a half-precision one, a rebound or patched variable, a parameter's weight and a
+    reference to the function still are reported."""
+    code = """
+        import torch
+        from torch import nn
+        def made_float32(reference):
+            state = torch.empty_like(reference, dtype=torch.float32)
+            nn.init.trunc_normal_(state, std=0.02)
+            return state.to(reference.dtype)
+        def made_bfloat16(reference):
+            state = torch.zeros(4, dtype=torch.bfloat16)
+            nn.init.trunc_normal_(state)
+        def rebound(reference):
+            state = torch.zeros(4, dtype=torch.float32)
+            state = state.half()
+            nn.init.trunc_normal_(state)
+        def patched(reference):
+            state = torch.zeros(4, dtype=torch.float32)
+            state.data = reference.data
+            nn.init.trunc_normal_(state)
+        def weights(module):
+            nn.init.trunc_normal_(module.weight)
+        INIT = {"trunc_normal_": nn.init.trunc_normal_}
+        """
+    found_lines = [
+        line for line, _ in symbols(catalog, tmp_path, code, "2.11", "2.12", "cpu-low-precision-sampling-changed")
+    ]
+    assert found_lines == [9, 13, 17, 19, 20]

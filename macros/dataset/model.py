@@ -446,7 +446,9 @@ QualifiedName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_
 
 class SymbolUse(Record):
     """A use of a name that matters only under a condition: a keyword argument passed (with a
-    value, or any), a keyword left out (a changed default), or a call whose error is caught."""
+    value, or any), a keyword left out (a changed default), an argument passed by position, a call
+    whose error is caught, a class decorated, or any use but an import, a type check or an
+    annotation (the name stays; what it does changed)."""
 
     name: QualifiedName
     keyword: Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] | None = Field(
@@ -464,7 +466,9 @@ class SymbolUse(Record):
     position: Annotated[int, Field(ge=0, le=50)] | None = Field(
         default=None,
         description="Where the argument sits when it is passed without its name (0: the first argument after "
-        "`self`), so `f(a, b)` passes position 1. Without it, only the keyword form counts.",
+        "`self`), so `f(a, b)` passes position 1. Without it, only the keyword form counts. Without a keyword: "
+        "the change hits calls that pass an argument at this position by position (`torch.onnx.export`'s "
+        "options after the third became keyword-only: position 3).",
     )
     caught: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_.]*$")]] = Field(
         default=[],
@@ -475,6 +479,17 @@ class SymbolUse(Record):
     decorates: Literal["class"] | None = Field(
         default=None,
         description="The change only matters where the name decorates a class (`@torch.no_grad()` on a class).",
+    )
+    dtypes: list[QualifiedName] = Field(
+        default=[],
+        description="The change only concerns a first argument of these dtypes (`torch.float16`): a call whose first "
+        "argument is a variable its function binds once, to a tensor made with another explicit `dtype=` "
+        "(`torch.empty_like(x, dtype=torch.float32)`), is not reported. Anything else still is.",
+    )
+    name_kept: bool = Field(
+        default=False,
+        description="The name itself is neither deprecated nor removed; only what running it does changed. An "
+        "import, an `isinstance()` check or an annotation of it is then not a use (as for a breaking change).",
     )
 
     @field_validator("value", mode="after")
@@ -491,10 +506,21 @@ class SymbolUse(Record):
 
     @model_validator(mode="after")
     def _one_condition(self) -> SymbolUse:
-        if self.keyword is None and not self.caught and self.decorates is None:
-            raise ValueError("give a keyword (an argument condition), caught (an exception) or decorates: class")
-        if self.keyword is None and (self.absent or not self.any_value or self.position is not None):
-            raise ValueError("value, absent and position describe a keyword: give the keyword")
+        conditions = (
+            self.keyword,
+            self.position,
+            self.caught or None,
+            self.decorates,
+            self.dtypes or None,
+            self.name_kept or None,
+        )
+        if all(condition is None for condition in conditions):
+            raise ValueError(
+                "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
+                "dtypes or name_kept: true"
+            )
+        if self.keyword is None and (self.absent or not self.any_value):
+            raise ValueError("value and absent describe a keyword: give the keyword")
         if self.absent and not self.any_value:
             raise ValueError("absent: true matches calls without the keyword; it takes no value")
         return self
@@ -516,6 +542,8 @@ class SymbolUse(Record):
             ("caught", []),
             ("keyword", None),
             ("decorates", None),
+            ("dtypes", []),
+            ("name_kept", False),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

@@ -9,8 +9,11 @@ Output formats are in scan_output.
 
 A symbol is a dotted name (any use of it, or of anything under it, matches) or a condition
 (`SymbolUse`): a keyword passed (with a literal value when one is given), a keyword left out (a
-changed default), by name or at its position; or a call inside a `try` that catches a named
-exception. Names bound locally (assignments, parameters, function and class names) shadow imports.
+changed default), by name or at its position; an argument passed by position; a call inside a
+`try` that catches a named exception; a call whose first argument may be of the listed dtypes;
+or any use but an import, a type check or an annotation
+(`name_kept`: the name stays, what it does changed). Names bound locally (assignments,
+parameters, function and class names) shadow imports.
 """
 
 from __future__ import annotations
@@ -84,6 +87,8 @@ def rules_for(catalog: Catalog, start: str, end: str, environments: frozenset[st
                             position=symbol.position,
                             caught=frozenset(symbol.caught),
                             decorates=symbol.decorates,
+                            name_kept=symbol.name_kept,
+                            dtypes=frozenset(symbol.dtypes),
                         )
                     )
                 else:

@@ -6,8 +6,13 @@ and attribute chains. A use is a call, a decorator, a base class, an annotation,
 `isinstance()`, or any other reference. A call also counts through `functools.partial(f, ...)`,
 and `super().__init__(...)` counts as a call of each listed base class.
 
-What a rule needs before a use is reported (see `Rule.applies`): its keyword passed or left out,
-by name or at its position; for `caught`, a `try` around the call that catches that exception.
+What a rule needs before a use is reported (see `UseVisitor._applies`): its keyword passed or left
+out, by name or at its position; an argument passed at its position (a rule with a position and no
+keyword); for `caught`, a `try` around the call that catches that exception; for `dtypes`, a
+first argument not known to be of another dtype (known: a variable its function binds once, to a
+tensor made by a factory with an explicit `dtype=`). An import, a type
+check or an annotation is a use only of a name deprecated or removed, not of one whose behaviour
+changed (a breaking item, or `name_kept`).
 A use is *guarded* (not reported, like ruff's NPY201) inside a `try` that catches `ImportError`,
 `ModuleNotFoundError` or `AttributeError`, and inside an `if`/`else` or conditional expression
 whose test calls `hasattr()` or reads a version (a name with `version`, `greater` or `less`). When
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from macros.dataset.model import Item, Release
@@ -32,6 +38,10 @@ SHIM_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeErr
 _VERSION_NAME = re.compile(r"version|greater|less|_ge_?\d|_lt_?\d", re.IGNORECASE)
 #: A module-level constant (`CUDA_HOME`): not a use of the module's changed behaviour.
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
+#: Factories whose `dtype=` is "the desired data type of returned tensor" (PyTorch's documentation
+#: of torch.zeros and torch.empty_like, which says torch.empty_like(x) is torch.empty(x.size(),
+#: dtype=x.dtype, ...)): a variable bound once to one of these holds that dtype.
+DTYPE_FACTORIES = frozenset({"torch.empty", "torch.empty_like", "torch.zeros"})
 
 
 @dataclass(frozen=True)
@@ -48,10 +58,12 @@ class Rule:
     position: int | None = None  # where `keyword` sits when passed without its name
     caught: frozenset[str] = field(default_factory=frozenset)
     decorates: str | None = None  # "class": only a class decorator counts
+    name_kept: bool = False  # only what running the name does changed: importing it is no use
+    dtypes: frozenset[str] = frozenset()  # the change concerns a first argument of these dtypes
 
     @property
     def needs_call(self) -> bool:
-        return self.keyword is not None or bool(self.caught)
+        return self.keyword is not None or self.position is not None or bool(self.caught)
 
 
 @dataclass(frozen=True)
@@ -62,6 +74,16 @@ class Call:
     args: list[ast.expr]
     keywords: list[ast.keyword]
     partial: bool = False
+
+    def passes_position(self, position: int) -> bool | None:
+        """True if the call passes an argument at `position` without its name, False if it passes
+        fewer, None if `*args` may reach it."""
+        for index, argument in enumerate(self.args):
+            if isinstance(argument, ast.Starred):
+                return None
+            if index == position:
+                return True
+        return False
 
     def passes(self, rule: Rule) -> bool | None:
         """True if the call passes the rule's argument (with its value, if one is given), False
@@ -109,6 +131,8 @@ class UseVisitor(ast.NodeVisitor):
         self._caught: list[frozenset[str]] = []  # exceptions caught around the current code
         self._context: str = "reference"  # isinstance, annotation, import, class-decorator or reference
         self._bases: list[list[str]] = []  # listed base classes of the enclosing classes
+        self._function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None = None  # the innermost one
+        self._dtypes: dict[int, dict[str, str]] = {}  # per function: variable -> the dtype it always holds
 
     # --- matching ------------------------------------------------------------------------------
 
@@ -142,16 +166,26 @@ class UseVisitor(ast.NodeVisitor):
         """How the finding names the use, or None when the rule's condition does not hold."""
         if rule.decorates is not None:
             return f"@{name} on a class" if self._context == "class-decorator" else None
-        if self._context in {"isinstance", "annotation", "import"} and rule.item.kind not in RETIRING_KINDS:
+        retired_name = rule.item.kind in RETIRING_KINDS and not rule.name_kept
+        if self._context in {"isinstance", "annotation", "import"} and not retired_name:
             # A type check, an annotation or an import does not run the changed behaviour; for a
             # name deprecated or removed they are places to change.
             return None
+        if rule.dtypes and call is not None and call.args and isinstance(call.args[0], ast.Name):
+            known = self._dtypes_of_function().get(call.args[0].id)
+            if known is not None and known not in rule.dtypes:
+                return None  # `trunc_normal_(w)` where w = torch.empty(..., dtype=torch.float32)
         if not rule.needs_call:
             return name
         if call is None:
             return None
         if rule.caught and not any(rule.caught & caught for caught in self._caught):
             return None
+        if rule.keyword is None and rule.position is not None:
+            # Only a call that passes that argument by position: `f(a, b, c, d)` for position 3,
+            # not `f(a, b, c, d=...)`. `*args` may or may not reach it: not reported, like a keyword.
+            passed_at = call.passes_position(rule.position)
+            return f"{name}() with argument {rule.position + 1} by position" if passed_at else None
         if rule.keyword is None:
             return f"{name}() in try/except {'/'.join(sorted(rule.caught))}"
         passed = call.passes(rule)
@@ -247,6 +281,7 @@ class UseVisitor(ast.NodeVisitor):
 
     def _scoped(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         saved = dict(self.aliases)
+        saved_function, self._function = self._function, node
         arguments = node.args
         every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
         every += [arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None]
@@ -263,6 +298,61 @@ class UseVisitor(ast.NodeVisitor):
         for statement in body:
             self.visit(statement)
         self.aliases = saved
+        self._function = saved_function
+
+    def _dtypes_of_function(self) -> dict[str, str]:
+        """`_bound_once_to_a_dtype` of the function being read, worked out when a rule first needs
+        it (few do: reading every function would cost a third of the scan)."""
+        function = self._function
+        if function is None:
+            return {}  # module level: any function may rebind a global
+        if id(function) not in self._dtypes:
+            self._dtypes[id(function)] = self._bound_once_to_a_dtype(function)
+        return self._dtypes[id(function)]
+
+    def _bound_once_to_a_dtype(self, function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, str]:
+        """The function's variables bound exactly once, by `v = factory(..., dtype=torch.X)`: v
+        then holds a torch.X tensor wherever the function reads it (Python makes v local to the
+        function, so no other binding reaches it). Any other binding of v, `global`/`nonlocal`, a
+        parameter named v or an assignment to one of v's attributes (`v.data = ...`) disqualifies it."""
+        if isinstance(function, ast.Lambda):
+            return {}
+        stores: dict[str, int] = {}
+        made: dict[str, str] = {}
+        arguments = function.args
+        for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]:
+            if arg is not None:
+                stores[arg.arg] = 2
+        for node in _walk_own_scope(function.body):
+            names: list[str] = []
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                names = [node.id]
+            elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+                names = [n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)]
+                names += names  # never trusted
+            elif isinstance(node, ast.Global | ast.Nonlocal):
+                names = list(node.names) * 2
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names = [node.name]
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                names = [(a.asname or a.name).split(".")[0] for a in node.names]
+            elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
+                names = [node.name]
+            elif isinstance(node, ast.MatchMapping) and node.rest:
+                names = [node.rest]
+            for name in names:
+                stores[name] = stores.get(name, 0) + 1
+            if isinstance(node, ast.Assign | ast.AnnAssign) and (dtype := self._made_with_dtype(node.value)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                    made[targets[0].id] = dtype
+        return {name: dtype for name, dtype in made.items() if stores.get(name) == 1}
+
+    def _made_with_dtype(self, value: ast.expr | None) -> str | None:
+        if not isinstance(value, ast.Call) or self.qualified(value.func) not in DTYPE_FACTORIES:
+            return None
+        dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
+        return self.qualified(dtype) if dtype is not None else None
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         for decorator in node.decorator_list:
@@ -284,8 +374,10 @@ class UseVisitor(ast.NodeVisitor):
             self.visit(expression)
         bases = [name for name in map(self.qualified, node.bases) if name is not None]
         self._bases.append(bases)
+        saved_function, self._function = self._function, None  # a class body has its own names
         for statement in node.body:
             self.visit(statement)
+        self._function = saved_function
         self._bases.pop()
         self.aliases.pop(node.name, None)
 
@@ -382,6 +474,21 @@ class UseVisitor(ast.NodeVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load) and node.id in self.aliases:
             self.match(node, self.aliases[node.id])
+
+
+def _walk_own_scope(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of a function's body, without the bodies of the functions, lambdas and classes
+    defined in it (their names are bindings of this scope; what they bind is theirs)."""
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        yield node
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            pending.extend(node.decorator_list)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        pending.extend(ast.iter_child_nodes(node))
 
 
 def _exception_names(node: ast.expr | None) -> list[str]:
