@@ -65,6 +65,12 @@ class Catalog:
     # changes under `mkdocs serve`): an upgrade guide is computed once for its page and its JSON.
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
 
+    def shared_inputs(self) -> tuple[object, ...]:
+        """What every page that cites and shows platforms reads besides the releases: the source
+        registry, the package index and the GPU and driver tables (an input list for
+        render/made_from.py: records, compared by identity)."""
+        return (*self.sources.values(), self.pypi, self.gpus, self.drivers)
+
     def __repr__(self) -> str:
         # Short: mkdocs-macros writes its variables (the catalog among them) to a debug payload on
         # every build, and the records' full repr took a quarter of a second of each rebuild.

@@ -136,7 +136,7 @@ def guide_inputs(
     # the finished JSON is compared, so an edit to a later release reaches the guide only when
     # those facts change.
     facts = env_facts_json(catalog)
-    return (start, end, *upto, later, *catalog.sources.values(), catalog.pypi, catalog.gpus, catalog.drivers, facts)
+    return (start, end, *upto, later, *catalog.shared_inputs(), facts)
 
 
 def _releases_inputs(

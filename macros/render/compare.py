@@ -132,7 +132,7 @@ COMPARE_IGNORES: frozenset[str] = frozenset({"summary"})
 def compare_page_inputs(catalog: Catalog, name: str) -> tuple[object, ...]:
     """What a comparison page is made from (render/made_from.py)."""
     releases = tuple(fields_except(release, COMPARE_IGNORES) for release in catalog.releases)
-    return (name, *releases, *catalog.sources.values(), catalog.topics, catalog.pypi, catalog.gpus, catalog.drivers)
+    return (name, *releases, *catalog.shared_inputs(), catalog.topics)
 
 
 @dataclass(frozen=True)

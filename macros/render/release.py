@@ -186,7 +186,7 @@ def release_page_inputs(catalog: Catalog, version: str) -> tuple[object, ...]:
         )
         for release in catalog.releases
     )
-    return (version, *others, *catalog.sources.values(), catalog.pypi, catalog.gpus, catalog.drivers)
+    return (version, *others, *catalog.shared_inputs())
 
 
 def render_release_page(catalog: Catalog, version: str) -> Rendered:
