@@ -108,3 +108,10 @@ test("the parser (atlas-env.js) gives only values the vocabulary has", needsFact
     if (parsed.variant) assert.ok(families.includes(rules.variantFamily(parsed.variant, facts)), `${name}: wheel ${parsed.variant}`);
   }
 });
+
+test("foldedStatus counts folded changes apart from the other entries, as the answer box counts changes", () => {
+  assert.equal(rules.foldedStatus(26, 94, 1, 56), "26 of the 94 changes and 1 of the 56 other entries folded away: not for your setup.");
+  assert.equal(rules.foldedStatus(3, 10, 0, 4), "3 of the 10 changes folded away: not for your setup.");
+  assert.equal(rules.foldedStatus(0, 1, 1, 1), "1 of the 1 other entry folded away: not for your setup.");
+  assert.equal(rules.foldedStatus(0, 10, 0, 4), "Nothing folded away: every entry concerns your setup.");
+});
