@@ -139,3 +139,46 @@ def test_a_release_page_shows_nothing_of_the_other_releases_items_ignored_fields
         after = with_item_fields_changed(before, changes, keep=release)
         made = [render_release_page(catalog, release.version) for catalog in (before, after)]
         assert made[0] == made[1], release.version
+
+
+def test_each_release_page_says_how_much_of_its_notes_was_decided() -> None:
+    """The "Notes read" row: for a release with a ledger, how many entries were read and decided,
+    how many items cover, and how many were judged not felt; without one, that the page may miss
+    changes. The counts are taken here from the ledger's entries themselves."""
+    import dataclasses
+    import re
+
+    from macros.render.release import render_release_page
+
+    catalog = open_catalog(ROOT / "data")
+
+    def row(catalog: object, version: str) -> str:
+        markdown = render_release_page(catalog, version).markdown  # type: ignore[arg-type]
+        lines = [line for line in markdown.splitlines() if line.startswith("| Notes read |")]
+        assert len(lines) == 1, version
+        return re.sub(r"<sup.*?</sup>", "", lines[0])
+
+    for release in catalog.releases:
+        ledger = catalog.ledgers.get(release.version)
+        text = row(catalog, release.version)
+        if ledger is None:
+            assert "Not decided entry by entry" in text, release.version
+            continue
+        decisions = [entry.decision for entry in ledger.entries]
+        not_felt = sum(1 for decision in decisions if decision and decision.startswith("not-felt:"))
+        covered = sum(1 for decision in decisions if decision and not decision.startswith("not-felt:"))
+        assert f"All {len(decisions):,} entries read from the official notes decided" in text, release.version
+        assert f"{covered:,} covered by the changes listed on this site, {not_felt:,} judged not felt" in text
+    without = [release.version for release in catalog.releases if release.version not in catalog.ledgers]
+    assert without, "every release has a ledger: give this test a case without one"
+
+    # A ledger still being written says how far it got.
+    version = "2.14"
+    ledger = catalog.ledgers[version]
+    undecided = ledger.model_copy(
+        update={"entries": [ledger.entries[0].model_copy(update={"decision": None}), *ledger.entries[1:]]}
+    )
+    partial = dataclasses.replace(catalog, ledgers={**catalog.ledgers, version: undecided}, _memo={})
+    total = len(ledger.entries)
+    expected = f"{total - 1:,} of the {total:,} entries read from the official notes decided so far"
+    assert expected in row(partial, version)

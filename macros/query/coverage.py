@@ -10,6 +10,7 @@ Printed by `python -m macros coverage`.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import get_args
 
 from macros.dataset.model import Cited, Kind, Ledger, Release
@@ -64,6 +65,31 @@ def ledger_progress(ledger: Ledger) -> tuple[int, int, dict[str, tuple[int, int]
     return decided, len(ledger.entries), sections
 
 
+@dataclass(frozen=True)
+class LedgerTally:
+    """What a ledger decided: entries in all, decided, covered by an item, and the not-felt ones
+    by reason (in the vocabulary's order, reasons with none left out)."""
+
+    total: int
+    decided: int
+    covered: int
+    not_felt: tuple[tuple[str, int], ...]
+
+    @property
+    def not_felt_count(self) -> int:
+        return sum(count for _, count in self.not_felt)
+
+
+def ledger_tally(ledger: Ledger) -> LedgerTally:
+    reasons = Counter(entry.not_felt for entry in ledger.entries if entry.not_felt)
+    return LedgerTally(
+        total=len(ledger.entries),
+        decided=sum(1 for entry in ledger.entries if entry.decision is not None),
+        covered=sum(1 for entry in ledger.entries if entry.item_id),
+        not_felt=tuple((reason, reasons[reason]) for reason in NOT_FELT_REASONS.values if reasons[reason]),
+    )
+
+
 def items_per_section(ledger: Ledger) -> dict[str, int]:
     """Section -> how many distinct items its entries are covered by."""
     found: dict[str, set[str]] = {}
@@ -102,11 +128,10 @@ def ledger_report(catalog: Catalog) -> list[str]:
             for name, (done, count) in sections.items()
         )
         lines.append(f"  {release.version}: {decided} of {total} entries decided ({per_section})")
-        covered = sum(1 for entry in ledger.entries if entry.item_id)
-        reasons = Counter(entry.not_felt for entry in ledger.entries if entry.not_felt)
-        not_felt = ", ".join(f"{r} {reasons[r]}" for r in NOT_FELT_REASONS.values if reasons[r])
+        tally = ledger_tally(ledger)
+        not_felt = ", ".join(f"{reason} {count}" for reason, count in tally.not_felt)
         lines.append(
-            f"      covered by an item: {covered}; not felt: {sum(reasons.values())}"
+            f"      covered by an item: {tally.covered}; not felt: {tally.not_felt_count}"
             + (f" ({not_felt})" if not_felt else "")
         )
     return lines

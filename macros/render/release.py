@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from macros.dataset.model import Dispute, Item, Release, Source
+from macros.dataset.model import Dispute, Item, Ledger, Release, Source
 from macros.dataset.text import plain_text, text_html
-from macros.dataset.vocabulary import KIND_SECTIONS, KINDS, TIERS
+from macros.dataset.vocabulary import KIND_SECTIONS, KINDS, NOT_FELT_REASONS, TIERS
 from macros.query.catalog import Catalog, Citations, fields_except, items_except
+from macros.query.coverage import ledger_tally
 from macros.query.gpu import GpuSupport, gpu_sources, gpu_support, known_gpus
 from macros.query.install import InstallVariant, install_variants
 from macros.query.platform import DROPS_LABEL, PLATFORM_FACTS, drop_text
@@ -135,6 +136,29 @@ class ReleasePageView(ItemHelpers):
     cite: Callable[[list[str]], str]  # source ids -> citation marks, in Markdown
     claimants: Callable[[Dispute], str]  # who claims a disputed value, with their tiers
     citations: Citations
+    notes_read: str  # how much of the official notes was decided entry by entry (the ledger)
+
+
+def notes_read(ledger: Ledger | None, cite_ids: Callable[[list[str]], str]) -> str:
+    """What the ledger says of the release's notes, for a reader: every entry decided (or how
+    many so far), how many are covered by items, and why the others are not."""
+    if ledger is None:
+        return (
+            "Not decided entry by entry: no full text of the official notes was found, so this page "
+            "may miss changes the sources above do not name."
+        )
+    tally = ledger_tally(ledger)
+    reasons = " · ".join(f"{count:,} {NOT_FELT_REASONS.label(reason)}" for reason, count in tally.not_felt)
+    decided = (
+        # "read": where only part of the notes could be found (2.4), the ledger holds that part.
+        f"All {tally.total:,} entries read from the official notes decided"
+        if tally.decided == tally.total
+        else f"{tally.decided:,} of the {tally.total:,} entries read from the official notes decided so far"
+    )
+    return (
+        f"{decided}{cite_ids([ledger.notes])}: {tally.covered:,} covered by the changes listed on this site, "
+        f"{tally.not_felt_count:,} judged not felt by someone upgrading" + (f" ({reasons})" if reasons else "") + "."
+    )
 
 
 def upgrade_links(catalog: Catalog, release: Release, links: Links) -> str:
@@ -186,7 +210,7 @@ def release_page_inputs(catalog: Catalog, version: str) -> tuple[object, ...]:
         )
         for release in catalog.releases
     )
-    return (version, *others, *catalog.shared_inputs())
+    return (version, *others, *catalog.shared_inputs(), catalog.ledgers.get(version))
 
 
 def render_release_page(catalog: Catalog, version: str) -> Rendered:
@@ -219,5 +243,6 @@ def render_release_page(catalog: Catalog, version: str) -> Rendered:
                 for s in dispute.claimed_by
             ),
             citations=citations,
+            notes_read=notes_read(catalog.ledgers.get(version), lambda ids: cite(citations, ids)),
         )
     )
