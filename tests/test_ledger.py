@@ -216,3 +216,31 @@ def test_every_real_ledger_names_a_release_and_decides_with_known_ids() -> None:
         assert version in catalog.by_version
         for entry in ledger.entries:
             assert entry.item_id is None or entry.item_id in catalog.items
+
+
+def test_an_area_that_opens_with_a_paragraph_keeps_its_bullets_as_entries() -> None:
+    """2.6's "Composability" improvements open with a paragraph, then list 40 changes, each with its
+    PR: each is an entry of the area, not one entry holding them all. A bold heading with a
+    paragraph is still one entry, whatever it lists (2.0's torch.testing removals)."""
+    from macros.tools.ledger import parse_notes
+
+    notes = """# PyTorch 9.9 Release Notes
+## Improvements
+### Composability
+Intro: what this area covers, in a sentence.
+
+- First change (#7001)
+- Second change (#7002, #7003)
+## Backwards Incompatible Changes
+### **Remove old helpers**
+Several helpers go:
+
+- `helper_a` (#7010)
+- `helper_b` (#7011)
+"""
+    found = [(e.section, e.area, e.n, e.prs) for e in parse_notes(notes)]
+    assert found == [
+        ("improvements", "Composability", 1, [7001]),
+        ("improvements", "Composability", 2, [7002, 7003]),
+        ("backwards-incompatible-changes", "", 1, [7010, 7011]),
+    ]

@@ -41,6 +41,7 @@ SECTION_ALIASES: dict[str, str] = {
 _HEADING = re.compile(r"^(#{1,4})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^[-*+]\s+\S")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_BOLD = re.compile(r"^(\*\*|__).*(\*\*|__)$")
 #: "(#12345)", "#12345", "[#12345](https://github.com/pytorch/pytorch/pull/12345)", ".../pull/12345".
 _PR = re.compile(r"(?:(?<![\w/&])#|/pytorch/pytorch/pull/)([0-9]{4,7})\b")
 
@@ -128,13 +129,32 @@ def _block(lines: list[str], start: int, level: int) -> list[str]:
 def _is_entry_heading(lines: list[str], start: int, level: int, title: str) -> bool:
     """Some notes write an entry as a heading with paragraphs under it (2.9's breaking changes),
     others use headings for areas with bullets under them. Under an area heading the first line of
-    text is a bullet; under an entry heading it is a paragraph (which may go on to list things)."""
-    for line in _block(lines, start, level):
+    text is a bullet; under an entry heading it is a paragraph (which may go on to list things).
+    An area may also open with a paragraph before its bullets (2.6's "Composability"): a plain
+    heading that cites no PR, over two or more bullets that each cite their own, is an area and the
+    paragraph its introduction. Entry headings are written in bold (2.0's "**Remove deprecated
+    functionality from `torch.testing`**", whose bullets name what went, each with its PR)."""
+    block = _block(lines, start, level)
+    for line in block:
         if _heading_at(line):
             return bool(prs_in(title))
         if line.strip():
-            return not _is_bullet(line)
+            if _is_bullet(line):
+                return False
+            plain_area = not prs_in(title) and not _BOLD.match(title) and _bullets_citing_prs(block) >= 2
+            return not plain_area
     return bool(prs_in(title))
+
+
+def _bullets_citing_prs(block: list[str]) -> int:
+    """Bullets of `block`, before any sub-heading, whose own line cites a PR."""
+    count = 0
+    for line in block:
+        if _heading_at(line):
+            break
+        if _is_bullet(line) and prs_in(line):
+            count += 1
+    return count
 
 
 def _entries(text: str) -> Iterator[_Entry]:
