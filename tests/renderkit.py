@@ -62,23 +62,28 @@ def with_item_fields_changed(
     return dataclasses.replace(catalog, releases=releases, _memo={})
 
 
-def row_only_changes(variant: str) -> dict[str, Callable[[Item], object]]:
-    """A change for each field of `ROW_ONLY_ITEM_FIELDS`: "edited" gives every item a new value
-    (one where it had none), "emptied" takes every optional value away."""
+#: A new value for each text field of an item ("edited": given one where it had none).
+_EDITED: dict[str, Callable[[Item], object]] = {
+    "title": lambda item: item.title + " Changed",
+    "summary": lambda item: item.summary + " Changed.",
+    "action": lambda item: (item.action or "Do this") + " Changed.",
+    "before": lambda item: (item.before or "x = 1") + "\n# changed",
+    "after": lambda item: (item.after or "x = 2") + "\n# changed",
+    "code_lang": lambda item: "text" if item.code_lang == "python" else "python",
+    "replacement": lambda item: (item.replacement or "Something else") + " Changed.",
+    "prs": lambda item: [*item.prs, 999999],
+}
+#: The same fields emptied: optional ones taken away, required ones made short.
+_EMPTIED: dict[str, object] = {"title": "Changed", "summary": "Changed.", "code_lang": "python", "prs": []}
+
+
+def item_field_changes(variant: str, fields: frozenset[str]) -> dict[str, Callable[[Item], object]]:
+    """A change for each of `fields` (a set a page declares it ignores): "edited" gives every item a
+    new value (one where it had none), "emptied" takes every optional value away. A field this
+    helper does not know fails here, so a test is given a change for every ignored field."""
+    unknown = fields - _EDITED.keys()
+    if unknown:
+        raise KeyError(f"no test change for the item field(s) {sorted(unknown)}: add one to renderkit")
     if variant == "edited":
-        return {
-            "summary": lambda item: item.summary + " Changed.",
-            "before": lambda item: (item.before or "x = 1") + "\n# changed",
-            "after": lambda item: (item.after or "x = 2") + "\n# changed",
-            "code_lang": lambda item: "text" if item.code_lang == "python" else "python",
-            "replacement": lambda item: (item.replacement or "Something else") + " Changed.",
-            "prs": lambda item: [*item.prs, 999999],
-        }
-    return {
-        "summary": lambda item: "Changed.",
-        "before": lambda item: None,
-        "after": lambda item: None,
-        "code_lang": lambda item: "python",
-        "replacement": lambda item: None,
-        "prs": lambda item: [],
-    }
+        return {name: _EDITED[name] for name in fields}
+    return {name: (lambda item, name=name: _EMPTIED.get(name)) for name in fields}

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import jinja2
 import pytest
 from conftest import FIXTURE_DATA, ROOT
 
+from macros.dataset.model import Release
 from macros.dataset.vocabulary import ALL, literal_values
-from macros.query.catalog import open_catalog
+from macros.query.catalog import Catalog, open_catalog
 from macros.render import markdown as module
 from macros.render.home import render_release_list
 from macros.render.markdown import environment, fill, put_back
@@ -100,43 +103,31 @@ def test_a_release_page_shows_nothing_of_the_other_releases_ignored_fields() -> 
     come out the same."""
     from renderkit import with_fields_changed
 
-    from macros.render.release import OTHER_RELEASES_IGNORED, render_release_page
+    from macros.render.release import OTHER_RELEASES_IGNORED
 
     changes = {"summary": lambda release: release.summary + " Changed."}
     assert set(changes) == OTHER_RELEASES_IGNORED, "give this test a change for every ignored field"
-    before = open_catalog(ROOT / "data")
-    for release in before.releases:
-        after = with_fields_changed(before, changes, keep=release)
-        made = [render_release_page(catalog, release.version) for catalog in (before, after)]
-        assert made[0] == made[1], release.version
+    assert_each_page_unchanged(lambda catalog, keep: with_fields_changed(catalog, changes, keep=keep))
 
 
 @pytest.mark.parametrize("variant", ["edited", "emptied"])
 def test_a_release_page_shows_nothing_of_the_other_releases_items_ignored_fields(variant: str) -> None:
     """`OTHER_RELEASES_ITEM_IGNORED`: the same for the fields of other releases' items (2.15's item
     summaries on 2.14's page). Each field is given a new value, then taken away where it may be."""
-    from renderkit import with_item_fields_changed
+    from renderkit import item_field_changes, with_item_fields_changed
 
-    from macros.render.release import OTHER_RELEASES_ITEM_IGNORED, render_release_page
+    from macros.render.release import OTHER_RELEASES_ITEM_IGNORED
 
-    if variant == "edited":
-        changes = {
-            "title": lambda item: item.title + " Changed",
-            "summary": lambda item: item.summary + " Changed.",
-            "action": lambda item: (item.action or "Do this") + " Changed.",
-            "before": lambda item: (item.before or "x = 1") + "\n# changed",
-            "after": lambda item: (item.after or "x = 2") + "\n# changed",
-            "code_lang": lambda item: "text" if item.code_lang == "python" else "python",
-            "replacement": lambda item: (item.replacement or "Something else") + " Changed.",
-            "prs": lambda item: [*item.prs, 999999],
-        }
-    else:
-        empty = {"title": "Changed", "summary": "Changed.", "code_lang": "python", "prs": []}
-        changes = {name: (lambda item, name=name: empty.get(name)) for name in OTHER_RELEASES_ITEM_IGNORED}
-    assert set(changes) == OTHER_RELEASES_ITEM_IGNORED, "give this test a change for every ignored field"
+    changes = item_field_changes(variant, OTHER_RELEASES_ITEM_IGNORED)
+    assert_each_page_unchanged(lambda catalog, keep: with_item_fields_changed(catalog, changes, keep=keep))
+
+
+def assert_each_page_unchanged(change: Callable[[Catalog, Release], Catalog]) -> None:
+    """Each release's page, rendered from the real data and from `change(data, that release)`
+    (a change to every other release), must come out the same."""
     before = open_catalog(ROOT / "data")
     for release in before.releases:
-        after = with_item_fields_changed(before, changes, keep=release)
+        after = change(before, release)
         made = [render_release_page(catalog, release.version) for catalog in (before, after)]
         assert made[0] == made[1], release.version
 
