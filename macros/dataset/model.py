@@ -777,11 +777,22 @@ class LedgerEntry(Record):
         return self.decision[len(NOT_FELT_PREFIX) :]
 
 
+class LedgerReread(Record):
+    """A second reading of a whole ledger against one definition of "felt" (data/README.md)."""
+
+    date: IsoDate = Field(description="When the second reading was finished.")
+    definition: Slug = Field(description="Which definition of felt it applied: 'felt-3' is the one data/README.md states.")
+    note: Text | None = None
+
+
 class Ledger(Record):
     """data/ledger/X.Y.yaml: every entry of the official notes of release X.Y, decided."""
 
     release: Version
     notes: Slug = Field(description="Source id of the notes the entries were read from.")
+    reread: LedgerReread | None = Field(
+        default=None, description="Set once every not-felt decision was read again against the definition of felt."
+    )
     entries: Annotated[list[LedgerEntry], Field(min_length=1)]
 
 
