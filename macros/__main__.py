@@ -8,7 +8,14 @@
     python -m macros materialize OUT
                                 write the site as plain files and a mkdocs.yml without hooks or
                                 macros (the exit plan off MkDocs hooks; see CONTRIBUTING.md)
-    python -m macros index      fetch PyPI's file lists into data/pypi.json (the only network use)
+    python -m macros index [--index-url URL] [--deadline SECONDS]
+                                fetch PyPI's file lists into data/pypi.json and the ecosystem's
+                                releases and torch requirements into data/ecosystem.json (the
+                                only network use; exit 2 and nothing written on a failed read)
+    python -m macros stack FILE --to B [--format text|json]
+                                which packages of a requirements file, pyproject.toml, pip freeze,
+                                uv.lock or poetry.lock allow torch B, which block it, and the
+                                first release of each that allows it (exit 1 when one blocks)
     python -m macros ledger NOTES.md --release X.Y [--notes SOURCE_ID]
                                 write data/ledger/X.Y.yaml: one entry per entry of the notes, to
                                 decide (keeps the decisions of an existing ledger)
@@ -48,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
         return _scan(argv[1:])
     if argv[:1] == ["ledger"]:
         return _ledger(argv[1:])
+    if argv[:1] == ["index"]:
+        return _index(argv[1:])
+    if argv[:1] == ["stack"]:
+        return _stack(argv[1:])
     # The whole docstring is the help: `scan` and `ledger` have parsers of their own, and a
     # contributor reading `--help` must still see that they exist.
     parser = argparse.ArgumentParser(
@@ -79,18 +90,6 @@ def main(argv: list[str] | None = None) -> int:
     except DataError as error:
         print(error.report(), file=sys.stderr)
         return 1
-    if args.command == "index":
-        import datetime as dt
-
-        from macros.tools.pypi_index import refresh
-
-        try:
-            target = refresh(catalog, args.data, dt.date.today().isoformat())
-        except OSError as error:
-            print(f"python -m macros index: cannot reach PyPI: {error}", file=sys.stderr)
-            return 2
-        print(f"wrote {target}")
-        return 0
     if args.command == "check":
         items = sum(len(release.items) for release in catalog.releases)
         print(f"data OK: {len(catalog.releases)} releases, {items} items, {len(catalog.sources)} sources")
@@ -242,6 +241,124 @@ def _ledger(argv: list[str]) -> int:
     decided = sum(1 for entry in ledger.entries if entry.decision)
     print(f"wrote {target}: {len(ledger.entries)} entries, {decided} decided")
     return 0
+
+
+def _index(argv: list[str]) -> int:
+    """The index command: both snapshots written atomically, or one line and exit 2."""
+    import datetime as dt
+
+    from macros.tools.eco_index import IndexAnswerError, default_cache, network_fetch
+    from macros.tools.http import Deadline, IndexFetchError, check_url
+    from macros.tools.pypi_index import INDEX, refresh
+    from macros.tools.safe_files import UnsafePathError
+
+    parser = _OneLineParser(prog="python -m macros index", exit_on_error=False)
+    parser.add_argument("--index-url", default=INDEX, metavar="URL", help="a PEP 691 simple index (a mirror)")
+    parser.add_argument("--deadline", type=float, default=1800.0, metavar="SECONDS", help="for all reads together")
+    parser.add_argument("--cache", type=Path, default=None, metavar="DIR", help="metadata cache folder")
+    parser.add_argument("--data", type=Path, default=ROOT / "data", help=argparse.SUPPRESS)
+    args = _parse(parser, argv)
+    if isinstance(args, int):
+        return args
+    index = args.index_url if args.index_url.endswith("/") else args.index_url + "/"
+    try:
+        check_url(index)
+    except IndexFetchError as error:
+        print(f"python -m macros index: error: --index-url {error}", file=sys.stderr)
+        return 2
+    if not 0 < args.deadline <= 24 * 3600:
+        print("python -m macros index: error: --deadline must be between 0 and 86400 seconds", file=sys.stderr)
+        return 2
+    try:
+        catalog = open_catalog(args.data, with_pypi=False)
+    except DataError as error:
+        print(error.report(), file=sys.stderr)
+        return 2
+    deadline = Deadline.after(args.deadline)
+    try:
+        targets = refresh(
+            catalog,
+            args.data,
+            dt.date.today().isoformat(),
+            network_fetch(deadline),
+            index,
+            args.cache or default_cache(),
+            lambda line: print(line, file=sys.stderr),
+        )
+    except (IndexFetchError, IndexAnswerError, UnsafePathError) as error:
+        print(f"python -m macros index: error: {error}; nothing written", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("python -m macros index: interrupted; nothing written", file=sys.stderr)
+        return 130
+    for target in targets:
+        print(f"wrote {target}")
+    return 0
+
+
+def _stack(argv: list[str]) -> int:
+    """The stack command: answers on stdout (text or JSON); one line on stderr and exit 2 for a
+    bad argument or file; exit 1 when a package blocks the target, else 0."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    try:
+        return _run_stack(argv)
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 1
+    except KeyboardInterrupt:
+        print("python -m macros stack: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run_stack(argv: list[str]) -> int:
+    from macros.query.ecosystem import Ecosystem, stack_answers
+    from macros.render.stack import as_json, as_text
+    from macros.tools.stack_files import StackFileError, read_wanted
+
+    parser = _OneLineParser(prog="python -m macros stack", exit_on_error=False)
+    parser.add_argument(
+        "file", type=Path, metavar="FILE", help="requirements.txt, pyproject.toml, pip freeze, uv.lock, poetry.lock"
+    )
+    parser.add_argument("--to", dest="target", required=True, metavar="B", help="the torch release you move to (X.Y)")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
+    args = _parse(parser, argv)
+    if isinstance(args, int):
+        return args
+    try:
+        catalog = open_catalog(args.data or _default_data())
+    except DataError as error:
+        print(error.report(), file=sys.stderr)
+        return 2
+    known = [release.version for release in catalog.releases]
+    if args.target not in known:
+        print(
+            f"python -m macros stack: error: --to {args.target[:40]!r} is not a release the data covers "
+            f"({known[0]} to {known[-1]}, as X.Y)",
+            file=sys.stderr,
+        )
+        return 2
+    if catalog.ecosystem is None:
+        print(
+            "python -m macros stack: error: no ecosystem snapshot (data/ecosystem.json); run make index",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        wanted = read_wanted(args.file)
+    except StackFileError as error:
+        print(f"python -m macros stack: error: {error}", file=sys.stderr)
+        return 2
+    ecosystem = Ecosystem.of(catalog)
+    answers = stack_answers(ecosystem, ((w.name, w.specifier, w.extras) for w in wanted.values()), args.target)
+    uncovered = sorted(name for name in wanted if name not in ecosystem.packages)
+    sys.stdout.write(
+        as_json(args.target, answers) if args.format == "json" else as_text(args.target, answers, uncovered)
+    )
+    sys.stdout.flush()
+    return 1 if any(a.allows_target is False for a in answers) else 0
 
 
 def _site_url() -> str:

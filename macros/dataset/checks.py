@@ -12,10 +12,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
 from macros.dataset import wheels
 from macros.dataset.load import Loaded
 from macros.dataset.model import (
     DriverTable,
+    EcosystemSnapshot,
     GpuTable,
     Ledger,
     PypiSnapshot,
@@ -39,6 +44,7 @@ class Dataset:
     ledgers: list[Loaded[Ledger]] = field(default_factory=list)
     gpus: Loaded[GpuTable] | None = None  # data/gpus.yaml
     drivers: Loaded[DriverTable] | None = None  # data/drivers.yaml
+    ecosystem: Loaded[EcosystemSnapshot] | None = None  # data/ecosystem.json
 
     def ordered(self) -> list[Loaded[Release]]:
         return sorted(self.releases, key=lambda loaded: loaded.record.key)
@@ -504,6 +510,63 @@ def cuda_builds_have_a_driver(data: Dataset) -> Iterator[Problem]:
                     yield _problem(loaded, path, message)
 
 
+def companions_agree_with_ecosystem(data: Dataset) -> Iterator[Problem]:
+    """The first-party pins of the ecosystem snapshot (`make index`) against the `companions` of
+    the releases: a companion version the data pairs with torch X.Y that pins torch exactly must pin
+    an X.Y release, and one paired with a patch release (`with_patches`) must pin that patch. A
+    disagreement the data explains with a dispute on that companion is not a problem."""
+    if data.ecosystem is None:
+        return
+    snapshot = data.ecosystem.record
+    for loaded in data.releases:
+        release = loaded.record
+        for index, companion in enumerate(release.companions):
+            if release.dispute_on(f"companions.{companion.name}"):
+                continue
+            listed = snapshot.packages.get(companion.name, [])  # type: ignore[call-overload]
+            pairs = [(companion.version, None, ("companions", index, "version"))]
+            pairs += [
+                (version, torch, ("companions", index, "with_patches", torch))
+                for torch, version in companion.with_patches.items()
+            ]
+            for version, torch, path in pairs:
+                if not version:
+                    continue
+                position, found = next(
+                    ((n, r) for n, r in enumerate(listed) if r.version in {version, three_part(version)}), (-1, None)
+                )
+                if found is None:
+                    continue
+                pins = [_exact_pin(requirement) for requirement in found.requires]
+                pins = [pin for pin in pins if pin is not None]
+                if not pins:
+                    continue
+                agrees = (
+                    any(pin == torch for pin in pins)
+                    if torch
+                    else any(pin.startswith(release.version + ".") for pin in pins)
+                )
+                if not agrees:
+                    line, _ = data.ecosystem.positions.of(("packages", companion.name, position))
+                    wanted = f"torch {torch}" if torch else f"a torch {release.version} release"
+                    message = (
+                        f"{companion.name} {found.version} requires torch=={' or '.join(pins)} "
+                        f"({data.ecosystem.file}:{line}), not {wanted} (fix the companion, or record a dispute)"
+                    )
+                    yield _problem(loaded, path, message)
+
+
+def _exact_pin(text: str) -> str | None:
+    """'2.8.0' for an unconditional `torch==2.8.0`; None for anything else."""
+    requirement = Requirement(text)
+    if canonicalize_name(requirement.name) != TORCH or requirement.marker is not None:
+        return None
+    specifiers = list(requirement.specifier)
+    if len(specifiers) == 1 and specifiers[0].operator == "==" and "*" not in specifiers[0].version:
+        return str(Version(specifiers[0].version).public)
+    return None
+
+
 RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     one_file_per_version,
     file_name_matches_version,
@@ -520,6 +583,7 @@ RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     topics_exist,
     releases_agree_with_pypi,
     data_is_not_behind_pypi,
+    companions_agree_with_ecosystem,
     ledgers_agree_with_data,
     hardware_sources_exist,
     gpu_models_are_unambiguous,

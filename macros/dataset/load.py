@@ -96,15 +96,15 @@ MAX_FILE_BYTES = 512 * 1024
 MAX_DEPTH = 32
 
 
-def read_data_file(path: Path, name: str) -> tuple[bytes | None, list[Problem]]:
+def read_data_file(path: Path, name: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, list[Problem]]:
     """The file's bytes, or a problem: not a regular file, unreadable, too large."""
     try:
         if not path.is_file():
             what = "a directory" if path.is_dir() else "a broken link or not a regular file"
             return None, [Problem(name, 1, 1, "(file)", f"is {what}; a data file must be a readable YAML file")]
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            message = f"is {size:,} bytes; data files are limited to {MAX_FILE_BYTES:,} bytes (split the data)"
+        if size > limit:
+            message = f"is {size:,} bytes; this data file is limited to {limit:,} bytes (split the data)"
             return None, [Problem(name, 1, 1, "(file)", message)]
         return path.read_bytes(), []
     except OSError as exc:
@@ -114,7 +114,8 @@ def read_data_file(path: Path, name: str) -> tuple[bytes | None, list[Problem]]:
 def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, list[Problem]]:
     name = display_name(path)
     positions = Positions()
-    raw, problems = read_data_file(path, name)
+    # A model may allow a larger file (the ecosystem snapshot: thousands of releases, one a line).
+    raw, problems = read_data_file(path, name, getattr(model, "max_file_bytes", MAX_FILE_BYTES))
     if raw is None:
         return None, positions, problems
     try:

@@ -14,10 +14,12 @@ import itertools
 import math
 import re
 from functools import partial
-from typing import Annotated, Literal, get_args
+from typing import Annotated, ClassVar, Literal, get_args
 
-from packaging.utils import InvalidWheelFilename, parse_wheel_filename
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion
+from packaging.version import Version as Pep440Version
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -437,6 +439,89 @@ class PypiSnapshot(Record):
     packages: dict[IndexedPackage, list[WheelFile]]
 
 
+# --- the ecosystem snapshot (data/ecosystem.json, written by `make index`) ------------------------
+
+#: The packages whose releases and torch requirements the ecosystem snapshot keeps (PEP 503 names).
+ECOSYSTEM_PACKAGES: tuple[str, ...] = (
+    "accelerate", "bitsandbytes", "captum", "deepspeed", "diffusers", "executorch", "fbgemm-gpu",
+    "flash-attn", "flashinfer-python", "kornia", "liger-kernel", "lightning", "monai", "opacus", "peft",
+    "pytorch-lightning", "sentence-transformers", "sglang", "tensordict", "timm", "torch-geometric",
+    "torch-tensorrt", "torchao", "torchaudio", "torchcodec", "torchdata", "torchmetrics", "torchrec",
+    "torchrl", "torchtune", "torchvision", "transformers", "trl", "ultralytics", "vllm", "xformers",
+)  # fmt: skip
+#: Requirements on these names are kept (torch and the packages the PyTorch project publishes).
+FIRST_PARTY: frozenset[str] = frozenset(
+    {
+        TORCH, *COMPANIONS.values, "torchdata", "torchtext", "torchrec", "fbgemm-gpu", "fbgemm-gpu-genai",
+        "torchtune", "executorch", "tensordict", "torchrl", "torch-tensorrt",
+    }
+)  # fmt: skip
+EcosystemPackage = Literal[ECOSYSTEM_PACKAGES]  # type: ignore[valid-type]
+
+
+def _requirement(value: str) -> str:
+    """A PEP 508 requirement on torch or a first-party package, as `packaging` writes it."""
+    try:
+        requirement = Requirement(value)
+    except InvalidRequirement as error:
+        raise ValueError(f"{value!r} is not a PEP 508 requirement ({error})") from None
+    if canonicalize_name(requirement.name) not in FIRST_PARTY:
+        raise ValueError(f"{value!r} is not on torch or a first-party package; the snapshot keeps only those")
+    return value
+
+
+def _version(value: str) -> str:
+    try:
+        Pep440Version(value)
+    except InvalidVersion:
+        raise ValueError(f"{value!r} is not a PEP 440 version") from None
+    return value
+
+
+Pep440 = Annotated[str, StringConstraints(min_length=1, max_length=60), AfterValidator(_version)]
+
+
+class EcosystemRelease(Record):
+    """One release of a package: when it appeared, whether it was withdrawn, and what it declares
+    about torch and the first-party packages, read from its own metadata (`source`), or why that
+    could not be read (`unknown`)."""
+
+    version: Pep440
+    uploaded: IsoDate = Field(description="Day the first file of the release was uploaded.")
+    yanked: bool = Field(default=False, description="Every file of the release is yanked.")
+    requires_python: Annotated[str, StringConstraints(max_length=200)] | None = None
+    requires: Annotated[
+        list[Annotated[str, StringConstraints(max_length=500), AfterValidator(_requirement)]], Field(max_length=50)
+    ] = Field(default_factory=list, description="Requires-Dist on torch or a first-party package, markers kept.")
+    source: Literal["metadata", "wheel", "sdist"] | None = Field(
+        default=None,
+        description="Where the requirements were read: the PEP 658 metadata file, a wheel's METADATA, "
+        "the sdist's PKG-INFO.",
+    )
+    unknown: Annotated[str, StringConstraints(min_length=1, max_length=600)] | None = Field(
+        default=None, description="Why the metadata could not be read; nothing is then known of its requirements."
+    )
+
+    @model_validator(mode="after")
+    def _known_or_not(self) -> EcosystemRelease:
+        if (self.source is None) == (self.unknown is None):
+            raise ValueError("source is required for a release read, unknown (the reason) for one not read; not both")
+        if self.unknown is not None and self.requires:
+            raise ValueError("requires must be empty when the metadata is unknown")
+        return self
+
+
+class EcosystemSnapshot(Record):
+    """Releases since `since` of the packages built on torch, from the index at `source`."""
+
+    #: Largest file accepted (load.py): about 3,600 releases of about 120 bytes each today.
+    max_file_bytes: ClassVar[int] = 2 * 1024 * 1024
+
+    source: Url
+    since: IsoDate
+    packages: dict[EcosystemPackage, Annotated[list[EcosystemRelease], Field(max_length=5000)]]
+
+
 # --- items and disputes -------------------------------------------------------------------------
 
 
@@ -781,7 +866,9 @@ class LedgerReread(Record):
     """A second reading of a whole ledger against one definition of "felt" (data/README.md)."""
 
     date: IsoDate = Field(description="When the second reading was finished.")
-    definition: Slug = Field(description="Which definition of felt it applied: 'felt-3' is the one data/README.md states.")
+    definition: Slug = Field(
+        description="Which definition of felt it applied: 'felt-3' is the one data/README.md states."
+    )
     note: Text | None = None
 
 

@@ -21,6 +21,7 @@ from macros.dataset.load import Loaded, Model, Positions, display_name, load_fil
 from macros.dataset.model import (
     Dispute,
     DriverTable,
+    EcosystemSnapshot,
     GpuTable,
     Item,
     Ledger,
@@ -61,6 +62,7 @@ class Catalog:
     ledgers: dict[str, Ledger] = field(default_factory=dict)  # release -> data/ledger/X.Y.yaml
     gpus: GpuTable | None = None  # data/gpus.yaml: GPU models -> compute capability
     drivers: DriverTable | None = None  # data/drivers.yaml: CUDA build -> minimum NVIDIA driver
+    ecosystem: EcosystemSnapshot | None = None  # data/ecosystem.json, when `make index` has written it
     # Answers computed from this catalog, kept as long as it lives (one build, or until the data
     # changes under `mkdocs serve`): an upgrade guide is computed once for its page and its JSON.
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -69,7 +71,7 @@ class Catalog:
         """What every page that cites and shows platforms reads besides the releases: the source
         registry, the package index and the GPU and driver tables (an input list for
         render/made_from.py: records, compared by identity)."""
-        return (*self.sources.values(), self.pypi, self.gpus, self.drivers)
+        return (*self.sources.values(), self.pypi, self.gpus, self.drivers, self.ecosystem)
 
     def __repr__(self) -> str:
         # Short: mkdocs-macros writes its variables (the catalog among them) to a debug payload on
@@ -182,6 +184,9 @@ def _load(path: Path, model: type[Model]) -> tuple[Model | None, Positions, list
 
 #: The package index snapshot, relative to data/ (written by `make index`, optional).
 PYPI_SNAPSHOT = "pypi.json"
+#: The ecosystem snapshot, relative to data/ (written by `make index`, optional): packages built on
+#: torch, their releases and what each declares about torch.
+ECOSYSTEM_SNAPSHOT = "ecosystem.json"
 #: GPU models and NVIDIA drivers, relative to data/ (optional: a made-up test dataset may omit them).
 GPUS_FILE = "gpus.yaml"
 DRIVERS_FILE = "drivers.yaml"
@@ -209,6 +214,7 @@ def folder_files(folder: Path) -> list[Path]:
 
 def data_files(data_dir: Path) -> list[Path]:
     registries = [data_dir / "sources.yaml", data_dir / "topics.yaml", data_dir / PYPI_SNAPSHOT]
+    registries.append(data_dir / ECOSYSTEM_SNAPSHOT)
     registries += [data_dir / GPUS_FILE, data_dir / DRIVERS_FILE]
     return [*registries, *folder_files(data_dir / RELEASES_DIR), *folder_files(data_dir / LEDGER_DIR)]
 
@@ -320,6 +326,10 @@ def _load_catalog(data_dir: Path, with_pypi: bool = True) -> Catalog:
         problems += found
         if snapshot is not None:
             pypi = Loaded(display_name(pypi_path), snapshot, pypi_positions)
+    ecosystem: Loaded[EcosystemSnapshot] | None = None
+    if with_pypi and _registry(data_dir, ECOSYSTEM_SNAPSHOT, problems):
+        ecosystem, found = _load_optional(data_dir / ECOSYSTEM_SNAPSHOT, EcosystemSnapshot)
+        problems += found
     gpus, found = _load_optional(data_dir / GPUS_FILE, GpuTable)
     problems += found
     drivers, found = _load_optional(data_dir / DRIVERS_FILE, DriverTable)
@@ -327,7 +337,7 @@ def _load_catalog(data_dir: Path, with_pypi: bool = True) -> Catalog:
     if registry is not None and topics is not None:
         topic_file = Loaded(display_name(topics_path), topics, topic_positions) if topic_positions else None
         sources_file = Loaded(display_name(sources_path), registry, positions)
-        dataset = Dataset(sources_file, releases, topic_file, pypi, ledgers, gpus, drivers)
+        dataset = Dataset(sources_file, releases, topic_file, pypi, ledgers, gpus, drivers, ecosystem)
         problems += run_checks(dataset)
     if problems:
         raise DataError(problems)
@@ -342,6 +352,7 @@ def _load_catalog(data_dir: Path, with_pypi: bool = True) -> Catalog:
         {loaded.record.release: loaded.record for loaded in ledgers},
         gpus.record if gpus else None,
         drivers.record if drivers else None,
+        ecosystem.record if ecosystem else None,
     )
 
 

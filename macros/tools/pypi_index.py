@@ -18,22 +18,15 @@ from packaging.version import InvalidVersion, Version
 
 from macros.dataset.model import PypiSnapshot, WheelFile, three_part
 from macros.dataset.vocabulary import COMPANIONS, TORCH
-from macros.query.catalog import PYPI_SNAPSHOT, Catalog
+from macros.query.catalog import ECOSYSTEM_SNAPSHOT, PYPI_SNAPSHOT, Catalog
 
 INDEX = "https://pypi.org/simple/"
 ACCEPT = "application/vnd.pypi.simple.v1+json"
 PACKAGES = (TORCH, *COMPANIONS.values)
 
-#: (url, accept header) -> response body; urllib in real use, a recorded response in tests.
-Fetch = Callable[[str, str], bytes]
-
-
-def urllib_fetch(url: str, accept: str) -> bytes:
-    import urllib.request
-
-    request = urllib.request.Request(url, headers={"Accept": accept, "User-Agent": "pytorch-release-atlas"})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return response.read()
+#: (url, accept header, byte range) -> response body; `http.get` with the run's deadline in real
+#: use, a local server in tests.
+Fetch = Callable[[str, str, "tuple[int, int] | None"], bytes]
 
 
 def wanted_versions(catalog: Catalog) -> dict[str, set[str]]:
@@ -84,17 +77,37 @@ def compact(project: dict[str, Any], wanted: set[str]) -> list[WheelFile]:
     return sorted(files, key=lambda f: f.file)
 
 
-def refresh(catalog: Catalog, data_dir: Path, today: str, fetch: Fetch = urllib_fetch) -> Path:
-    """Fetch every package, then write the snapshot in one go (nothing is written on failure)."""
+def refresh(
+    catalog: Catalog,
+    data_dir: Path,
+    today: str,
+    fetch: Fetch,
+    index: str = INDEX,
+    cache: Path | None = None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> list[Path]:
+    """Fetch every package (wheels of torch and its companions, then the ecosystem's releases),
+    then write both snapshots, each atomically; nothing is written when a read fails. Raises
+    IndexFetchError (no answer) or IndexAnswerError (an answer that is not a PEP 691 page)."""
+    from macros.tools.eco_index import build_snapshot, parse_project
+    from macros.tools.eco_index import render as render_ecosystem
+    from macros.tools.safe_files import write_atomically
+
     wanted = wanted_versions(catalog)
     packages = {}
     for name in PACKAGES:
-        project = json.loads(fetch(f"{INDEX}{name}/", ACCEPT))
-        packages[name] = compact(project, wanted[name])
-    snapshot = PypiSnapshot(fetched=today, source=INDEX, packages=packages)  # type: ignore[arg-type]
-    target = data_dir / PYPI_SNAPSHOT
-    target.write_text(render(snapshot), encoding="utf-8")
-    return target
+        url = f"{index}{name}/"
+        body = fetch(url, ACCEPT, None)
+        parse_project(body, url, name)  # checks the answer's shape; IndexAnswerError otherwise
+        packages[name] = compact(json.loads(body), wanted[name])
+    progress(f"wheels of {len(PACKAGES)} packages listed")
+    snapshot = PypiSnapshot(fetched=today, source=index, packages=packages)  # type: ignore[arg-type]
+    ecosystem = build_snapshot(fetch, index, cache=cache, progress=progress)
+    targets = [data_dir / PYPI_SNAPSHOT, data_dir / ECOSYSTEM_SNAPSHOT]
+    texts = [render(snapshot), render_ecosystem(ecosystem)]
+    for target, text in zip(targets, texts, strict=True):
+        write_atomically(target, text)
+    return targets
 
 
 def render(snapshot: PypiSnapshot) -> str:
