@@ -17,6 +17,7 @@ A release whose metadata could not be read says nothing (`None`), never "allows"
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from macros.dataset import wheels
 from macros.dataset.model import EcosystemRelease
 from macros.dataset.vocabulary import COMPANIONS, TORCH
 from macros.query.catalog import Catalog
+from macros.query.tables import Cell, Row, Table
 
 #: Markers other than `extra` are evaluated for this environment: Linux x86_64, CPython 3.12 (the
 #: one most installs run on). A requirement only for another platform does not count.
@@ -229,15 +231,25 @@ class Ecosystem:
 
 
 @dataclass(frozen=True)
-class Support:
-    """For one package and torch minor: the first and the newest release that declares support,
-    and how the newest declares it."""
+class Declared:
+    """A release that declares support, and how: an exact pin, a range with no upper bound."""
 
-    first: str | None
-    newest: str | None
-    requirement: str | None  # of the newest
-    exact: bool = False
-    unbounded: bool = False
+    version: str
+    requirement: str
+    exact: bool
+    unbounded: bool
+
+    @property
+    def how(self) -> str:
+        return EXACT_PIN if self.exact else NO_UPPER_BOUND if self.unbounded else ""
+
+
+@dataclass(frozen=True)
+class Support:
+    """For one package and torch minor: the first and the newest release that declares support."""
+
+    first: Declared | None
+    newest: Declared | None
     unknown: int = 0  # releases whose metadata could not be read
 
 
@@ -245,22 +257,14 @@ def support(ecosystem: Ecosystem, name: str, minor: str) -> Support:
     """Releases that declare support: usable, with a torch requirement (counted) that allows it."""
     entries = ecosystem.packages.get(name, [])
     declaring = [
-        (entry, requirement)
+        Declared(entry.release.version, requirement.text, requirement.exact, not requirement.bounded)
         for entry in entries
         if entry.usable and (requirement := counted(entry.release)) is not None and ecosystem.allows(requirement, minor)
     ]
     unknown = sum(1 for entry in entries if entry.release.unknown is not None)
     if not declaring:
-        return Support(None, None, None, unknown=unknown)
-    newest, requirement = declaring[-1]
-    return Support(
-        declaring[0][0].release.version,
-        newest.release.version,
-        requirement.text,
-        exact=requirement.exact,
-        unbounded=not requirement.bounded,
-        unknown=unknown,
-    )
+        return Support(None, None, unknown)
+    return Support(declaring[0], declaring[-1], unknown)
 
 
 # --- the table the guides' script looks up -----------------------------------------------------------
@@ -357,3 +361,36 @@ def stack_answers(
         ),
         key=lambda a: a.name,
     )
+
+
+# --- the comparison table ----------------------------------------------------------------------------
+
+NO_UPPER_BOUND = "declared, no upper bound"
+EXACT_PIN = "exact pin"
+NONE_DECLARED = "none"
+
+
+def ecosystem_table(catalog: Catalog) -> Table:
+    """Packages (rows) by torch minor (columns, newest first): the first and the newest release
+    that declares support, and how the newest declares it."""
+    ecosystem = Ecosystem.of(catalog)
+    minors = list(reversed(ecosystem.minors))
+    rows = []
+    for name in sorted(ecosystem.packages):
+        cells = []
+        for minor in minors:
+            found = support(ecosystem, name, minor)
+            if found.first is None or found.newest is None:
+                unknown = f"metadata unreadable for {found.unknown} releases" if found.unknown else None
+                cells.append(Cell(NONE_DECLARED, unknown=unknown))
+                continue
+            ends = [found.first] if found.first == found.newest else [found.first, found.newest]
+            lines = [
+                ("" if len(ends) == 1 else "first " if end is found.first else "newest ")
+                + f'<span title="{html.escape(end.requirement)}">{html.escape(end.version)}</span>'
+                + (f" · {end.how}" if end.how else "")
+                for end in ends
+            ]
+            cells.append(Cell("<br>".join(lines), style="atlas-eco-pin" if found.newest.exact else None))
+        rows.append(Row(html.escape(name), cells, id=f"eco-{name}"))
+    return Table("Package", minors, rows)

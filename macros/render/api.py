@@ -16,6 +16,7 @@ from macros.dataset import wheels as wheel_facts
 from macros.dataset.checks import cited_sources
 from macros.dataset.model import AppliesTo, Item, Platform, Release, Source
 from macros.query.catalog import Catalog
+from macros.query.ecosystem import REFERENCE_LABEL, Ecosystem, counted
 from macros.query.guide import ROW_ONLY_ITEM_FIELDS, all_pairs, guide_inputs, upgrade_guide
 from macros.query.site import page_url
 from macros.render.made_from import MadeFrom
@@ -116,6 +117,64 @@ def wheels_document(catalog: Catalog) -> WheelsDocument:
     return WheelsDocument(fetched=catalog.pypi.fetched, source=catalog.pypi.source, wheels=records)
 
 
+class EcosystemReleaseRecord(BaseModel):
+    """One release of a package built on torch, with what the site reads from it."""
+
+    model_config = ConfigDict(extra="forbid")
+    version: str
+    uploaded: str = Field(description="Day the first file of the release was uploaded (YYYY-MM-DD).")
+    yanked: bool
+    requires_python: str | None
+    requires: list[str] = Field(description="Requires-Dist on torch or a first-party package, markers kept.")
+    source: str | None = Field(description="metadata (PEP 658 file), wheel (its METADATA) or sdist (PKG-INFO).")
+    unknown: str | None = Field(description="Why the metadata could not be read; then nothing is known.")
+    torch_requirement: str | None = Field(
+        description="The torch requirement that counts: the unconditional one, else the one under an extra."
+    )
+    allows: list[str] | None = Field(
+        description="The torch releases (X.Y) that requirement admits; null when the metadata is unknown."
+    )
+
+
+class EcosystemDocument(BaseModel):
+    """api/v1/ecosystem.json: the ecosystem snapshot behind compare/ecosystem.html, the guides'
+    "Your packages" box and `python -m macros stack`."""
+
+    model_config = ConfigDict(extra="forbid")
+    source: str | None = Field(description="The package index read (`make index`); null when there is no snapshot.")
+    since: str | None
+    reference_environment: str = Field(description="The environment markers other than `extra` are read for.")
+    minors: list[str] = Field(description="The torch releases the answers are about, oldest first.")
+    packages: dict[str, list[EcosystemReleaseRecord]] = Field(description="PEP 503 name -> releases, oldest first.")
+
+
+def ecosystem_document(catalog: Catalog) -> EcosystemDocument:
+    ecosystem = Ecosystem.of(catalog)
+    snapshot = catalog.ecosystem
+    packages = {
+        name: [
+            EcosystemReleaseRecord(
+                **entry.release.model_dump(),
+                torch_requirement=(
+                    requirement.text
+                    if entry.release.unknown is None and (requirement := counted(entry.release))
+                    else None
+                ),
+                allows=ecosystem.allowed_minors(entry.release),
+            )
+            for entry in entries
+        ]
+        for name, entries in ecosystem.packages.items()
+    }
+    return EcosystemDocument(
+        source=snapshot.source if snapshot else None,
+        since=snapshot.since if snapshot else None,
+        reference_environment=REFERENCE_LABEL,
+        minors=ecosystem.minors,
+        packages=packages,
+    )
+
+
 def api_schemas() -> dict[str, TypeAdapter]:
     """The published JSON Schemas (`api/v1/schema/`), one per kind of file. They are committed
     under docs/ by `make schema` (macros/tools/schema.py) rather than generated on each build,
@@ -126,6 +185,7 @@ def api_schemas() -> dict[str, TypeAdapter]:
         "items.schema.json": TypeAdapter(list[ItemRecord]),
         "upgrade.schema.json": TypeAdapter(GuideRecord),
         "wheels.schema.json": TypeAdapter(WheelsDocument),
+        "ecosystem.schema.json": TypeAdapter(EcosystemDocument),
     }
 
 
@@ -188,6 +248,11 @@ def api_files(catalog: Catalog, site_url: str) -> dict[str, str]:
     files[f"{API}/items.json"] = _made_from.get(f"{API}/items.json", (items_inputs, site_url), items_document)
     files[f"{API}/wheels.json"] = _made_from.get(
         f"{API}/wheels.json", (catalog.pypi,), lambda: _dump(wheels_document(catalog).model_dump(mode="json"))
+    )
+    files[f"{API}/ecosystem.json"] = _made_from.get(
+        f"{API}/ecosystem.json",
+        (catalog.ecosystem, catalog.pypi, tuple(r.version for r in catalog.releases)),
+        lambda: _dump(ecosystem_document(catalog).model_dump(mode="json")),
     )
     for start, end in all_pairs(catalog):
         path = f"{API}/upgrade/{start}-to-{end}.json"

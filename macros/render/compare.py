@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from macros.query import tables as compare
 from macros.query.catalog import Catalog, fields_except
+from macros.query.ecosystem import EXACT_PIN, NO_UPPER_BOUND, REFERENCE_LABEL, Ecosystem, ecosystem_table
 from macros.query.site import Links, page_type
 from macros.query.tables import Cell, Row, Table
 from macros.render.charts import cadence_chart, lifecycle_chart
@@ -47,6 +48,29 @@ def wheels_note(catalog: Catalog, table: Table) -> str:
         "<p>Only PyPI is covered. The CUDA, ROCm and XPU variant indexes on download.pytorch.org cannot "
         "be reached from the machines that build this site, so the variants on the release pages stay "
         "cited from the release notes and the release matrix.</p></div>"
+    )
+
+
+def ecosystem_note(catalog: Catalog, table: Table) -> str:
+    """What the ecosystem table is read from and what "declared" means (finished HTML)."""
+    snapshot = catalog.ecosystem
+    if snapshot is None:
+        return '<p class="atlas-eco-note">No ecosystem snapshot yet: run <code>make index</code>.</p>'
+    packages = Ecosystem.of(catalog).packages
+    releases = sum(len(entries) for entries in packages.values())
+    unknown = sum(1 for entries in packages.values() for entry in entries if entry.release.unknown is not None)
+    return (
+        '<div class="atlas-eco-note">'
+        f"<p>From each package's own metadata on PyPI ({len(packages)} packages, {releases} releases first "
+        f"uploaded on or after {snapshot.since}; <code>make index</code>, committed as "
+        '<code>data/ecosystem.json</code>, also at <a href="../api/v1/ecosystem.json">api/v1/ecosystem.json</a>). '
+        "A cell names the first and the newest release (final, not yanked) whose torch requirement admits a "
+        "release of that minor: what the package <em>declares</em>, not what anyone tested. "
+        f"<strong>{NO_UPPER_BOUND}</strong>: its requirement has no upper bound, so it admits any newer torch. "
+        f"<strong>{EXACT_PIN}</strong>: it requires one torch release (binary packages built against it). "
+        "The requirement that counts is the unconditional one, else the one under an extra (<code>torch</code> "
+        f"first); other markers are read for {REFERENCE_LABEL}. The metadata of {unknown} releases could not be "
+        "read (sdists without Requires-Dist); they count for nothing.</p></div>"
     )
 
 
@@ -89,6 +113,15 @@ PAGES: tuple[ComparePage, ...] = (
         "(free-threaded builds included), when they appeared and which were uploaded again later.",
         compare.wheels_table,
         note=wheels_note,
+    ),
+    ComparePage(
+        "ecosystem",
+        "Packages built on torch",
+        "For 36 packages built on PyTorch (vLLM, xformers, transformers, Lightning and more): per PyTorch "
+        "release, the first and the newest of their releases that declare support for it, read from their "
+        "metadata on PyPI.",
+        ecosystem_table,
+        note=ecosystem_note,
     ),
     ComparePage(
         "release-facts",

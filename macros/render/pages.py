@@ -27,6 +27,7 @@ from macros.render.home import render_latest_release, render_release_list, rende
 from macros.render.made_from import MadeFrom
 from macros.render.markdown import Rendered
 from macros.render.release import release_page_inputs, render_release_page
+from macros.render.stack import STACK_TABLE, stack_table_script
 from macros.render.upgrade import render_upgrade_guide_kept, render_upgrade_index
 
 RELEASE, COMPARE, GUIDE = page_type("release"), page_type("compare"), page_type("guide")
@@ -163,7 +164,11 @@ def site_pages(catalog: Catalog) -> list[str]:
 
 def machine_files(catalog: Catalog, site_url: str, site_name: str) -> dict[str, str]:
     """Everything published besides pages: the JSON API and the feed, path -> text."""
-    return {**api_files(catalog, site_url), "feed.xml": atom_feed(catalog, site_url, site_name)}
+    return {
+        **api_files(catalog, site_url),
+        "feed.xml": atom_feed(catalog, site_url, site_name),
+        STACK_TABLE: stack_table_script(catalog),
+    }
 
 
 def footer_facts(catalog: Catalog) -> dict[str, object]:

@@ -11,7 +11,15 @@ import json
 from pathlib import Path
 
 from macros import ROOT
-from macros.dataset.model import DriverTable, GpuTable, Ledger, Release, SourceRegistry, TopicRegistry
+from macros.dataset.model import (
+    DriverTable,
+    EcosystemSnapshot,
+    GpuTable,
+    Ledger,
+    Release,
+    SourceRegistry,
+    TopicRegistry,
+)
 from macros.render.api import api_schemas
 
 API_SCHEMA_DIR = ROOT / "docs" / "api" / "v1" / "schema"
@@ -23,6 +31,7 @@ SCHEMAS = {
     "ledger.schema.json": Ledger,
     "gpus.schema.json": GpuTable,
     "drivers.schema.json": DriverTable,
+    "ecosystem.schema.json": EcosystemSnapshot,
 }
 
 
