@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.specifiers import SpecifierSet
 from packaging.utils import InvalidName, canonicalize_name
+from packaging.version import InvalidVersion, Version
 
 from macros.query.ecosystem import REFERENCE_ENVIRONMENT
 from macros.tools.safe_files import UnsafePathError, read_input
@@ -233,17 +234,23 @@ def _lock(path: Path, document: dict[str, Any], wanted: dict[str, Wanted], extra
     for index, entry in enumerate(packages):
         for name, extras in extras_of(path, entry, index):
             asked.setdefault(canonicalize_name(name), set()).update(canonicalize_name(e) for e in extras)
+    versions: dict[str, list[Version]] = {}
     for index, entry in enumerate(packages):
         pinned = _pinned(path, entry, index)
         if pinned is None:
             continue
         name, version = pinned
         try:
-            specifier = SpecifierSet(f"=={version}")
-        except InvalidSpecifier:
+            parsed = Version(version)
+        except InvalidVersion:
             raise StackFileError(f"{path}: package[{index}] ({name}): {version[:40]!r} is not a version") from None
+        versions.setdefault(name, []).append(parsed)
+    # A lock resolved apart per platform lists a package once per resolution (torch 2.7.0 and
+    # 2.7.0+cu128): the release is the public version; of several, the newest counts.
+    for name, found in versions.items():
+        newest = max(Version(v.public) for v in found)
         item = wanted.setdefault(name, Wanted(name, where=f"{path}: package {name}"))
-        item.add(specifier, asked.get(name, set()))
+        item.add(SpecifierSet(f"=={newest}"), asked.get(name, set()))
 
 
 def _uv_extras(path: Path, entry: Any, index: int) -> list[tuple[str, list[str]]]:
