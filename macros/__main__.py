@@ -352,7 +352,7 @@ def _run_stack(argv: list[str]) -> int:
         print(f"python -m macros stack: error: {error}", file=sys.stderr)
         return 2
     ecosystem = Ecosystem.of(catalog)
-    answers = stack_answers(ecosystem, ((w.name, w.specifier, w.extras) for w in wanted.values()), args.target)
+    answers = stack_answers(ecosystem, ((w.name, w.specifier, w.extras, w.url) for w in wanted.values()), args.target)
     uncovered = sorted(name for name in wanted if name not in ecosystem.packages)
     sys.stdout.write(
         as_json(args.target, answers) if args.format == "json" else as_text(args.target, answers, uncovered)

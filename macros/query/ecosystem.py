@@ -323,8 +323,12 @@ def _pinned(specifier: SpecifierSet) -> Version | None:
     return None
 
 
-def answer(ecosystem: Ecosystem, name: str, specifier: SpecifierSet, extras: Iterable[str], target: str) -> Answer:
+def answer(
+    ecosystem: Ecosystem, name: str, specifier: SpecifierSet, extras: Iterable[str], target: str, url: bool = False
+) -> Answer:
     extras = sorted(extras)
+    if url:  # a git checkout or a file elsewhere: no release of the index to look up
+        return Answer(name, None, None, None, None, "installed from a URL, not from the package index")
     pinned = _pinned(specifier)
     if pinned is not None:
         entry = ecosystem.find(name, str(pinned))
@@ -350,13 +354,13 @@ def answer(ecosystem: Ecosystem, name: str, specifier: SpecifierSet, extras: Ite
 
 
 def stack_answers(
-    ecosystem: Ecosystem, wanted: Iterable[tuple[str, SpecifierSet, Iterable[str]]], target: str
+    ecosystem: Ecosystem, wanted: Iterable[tuple[str, SpecifierSet, Iterable[str], bool]], target: str
 ) -> list[Answer]:
     """The packages of a project the snapshot covers, by name."""
     return sorted(
         (
-            answer(ecosystem, name, specifier, extras, target)
-            for name, specifier, extras in wanted
+            answer(ecosystem, name, specifier, extras, target, url)
+            for name, specifier, extras, url in wanted
             if name in ecosystem.packages
         ),
         key=lambda a: a.name,

@@ -41,6 +41,7 @@ class Wanted:
     specifier: SpecifierSet = field(default_factory=SpecifierSet)
     extras: set[str] = field(default_factory=set)
     where: str = ""  # file:line of the first mention
+    url: bool = False  # asked for from a URL (a git checkout, a wheel elsewhere), not from PyPI
 
     def add(self, specifier: SpecifierSet, extras: set[str]) -> None:
         self.specifier &= specifier
@@ -102,6 +103,7 @@ def _add(wanted: dict[str, Wanted], text: str, where: str, extras: set[str] | No
     name = canonicalize_name(requirement.name)
     entry = wanted.setdefault(name, Wanted(name, where=where))
     entry.add(requirement.specifier, {canonicalize_name(e) for e in requirement.extras})
+    entry.url = entry.url or requirement.url is not None
 
 
 _OPTION_WITH_VALUE = re.compile(
