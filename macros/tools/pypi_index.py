@@ -91,8 +91,11 @@ def refresh(
     IndexFetchError (no answer) or IndexAnswerError (an answer that is not a PEP 691 page)."""
     from macros.tools.eco_index import build_snapshot, parse_project
     from macros.tools.eco_index import render as render_ecosystem
-    from macros.tools.safe_files import write_atomically
+    from macros.tools.safe_files import check_writable, write_atomically
 
+    targets = [data_dir / PYPI_SNAPSHOT, data_dir / ECOSYSTEM_SNAPSHOT]
+    for target in targets:
+        check_writable(target)  # before any read: a link found late must not leave one file written
     wanted = wanted_versions(catalog)
     packages = {}
     for name in PACKAGES:
@@ -103,7 +106,6 @@ def refresh(
     progress(f"wheels of {len(PACKAGES)} packages listed")
     snapshot = PypiSnapshot(fetched=today, source=index, packages=packages)  # type: ignore[arg-type]
     ecosystem = build_snapshot(fetch, index, cache=cache, progress=progress)
-    targets = [data_dir / PYPI_SNAPSHOT, data_dir / ECOSYSTEM_SNAPSHOT]
     texts = [render(snapshot), render_ecosystem(ecosystem)]
     for target, text in zip(targets, texts, strict=True):
         write_atomically(target, text)

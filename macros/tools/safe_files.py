@@ -45,9 +45,21 @@ def read_input(path: Path, max_bytes: int) -> bytes:
     return data
 
 
+def check_writable(path: Path) -> None:
+    """UnsafePathError when `write_atomically` would refuse `path` (checked for every file of a
+    command before the first is written, so that none is written when one cannot be)."""
+    if path.is_symlink():
+        raise UnsafePathError(f"{path}: is a link; not written through it (remove the link)")
+    if path.exists() and not path.is_file():
+        raise UnsafePathError(f"{path}: is not a regular file; not replaced")
+    if path.parent.is_symlink() or not path.parent.is_dir():
+        raise UnsafePathError(f"{path.parent}: is not a folder of the project (a link or missing)")
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file and a rename; refuse a link (dangling or
     not) at `path` or as its folder, and anything at `path` that is not a regular file."""
+    check_writable(path)
     if path.is_symlink():
         raise UnsafePathError(f"{path}: is a link; not written through it (remove the link)")
     if path.exists() and not path.is_file():
