@@ -26,6 +26,7 @@ def test_api_files_validate_against_their_published_schemas(real_site: Build) ->
         ("api/v1/items.json", "items.schema.json"),
         ("api/v1/upgrade/2.8-to-2.12.json", "upgrade.schema.json"),
         ("api/v1/wheels.json", "wheels.schema.json"),
+        ("api/v1/ecosystem.json", "ecosystem.schema.json"),
     ]
     for data_path, schema_name in checks:
         schema = load(real_site, f"api/v1/schema/{schema_name}")

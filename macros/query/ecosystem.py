@@ -111,7 +111,10 @@ def counted(release: EcosystemRelease, extras: Iterable[str] = ()) -> Counted | 
 
 
 def _combine(requirements: list[Requirement], extra: str) -> Counted:
-    specifier = SpecifierSet(",".join(str(r.specifier) for r in requirements if str(r.specifier)))
+    # A pin with a local label (torchvision 0.15.0: torch==2.0.0+cu117) names a build of that
+    # release; the index's release is what the pin stands for.
+    parts = [re.sub(r"\+[A-Za-z0-9.]+", "", str(r.specifier)) for r in requirements if str(r.specifier)]
+    specifier = SpecifierSet(",".join(parts))
     text = TORCH + (",".join(sorted(str(s) for s in specifier)) if str(specifier) else "")
     return Counted(text, specifier, extra)
 
