@@ -36,7 +36,7 @@ check: $(STAMP) ## Validate data/ without building
 	$(BIN)/python -m macros check
 
 .PHONY: index
-index: $(STAMP) ## Refresh data/pypi.json from PyPI's JSON simple API (the only target that uses the network)
+index: $(STAMP) ## Refresh data/pypi.json and data/ecosystem.json from PyPI (the only target that uses the network)
 	$(BIN)/python -m macros index
 
 .PHONY: coverage

@@ -104,6 +104,8 @@ PAGE_TYPES: tuple[PageType, ...] = (
         sample=(("start", "2.8"), ("end", "2.12")),
     ),
     PageType("about", "about.md", generated=False, nav="About the data"),
+    # `python -m macros stack`: reached from the ecosystem table and the guides' "Your packages" box.
+    PageType("stack-tool", "tools/stack.md", generated=False),
     PageType("linking", "linking.md", generated=False, nav="Link to us"),
     PageType("api", "api.md", generated=False, nav="JSON API"),
 )

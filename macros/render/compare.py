@@ -70,7 +70,9 @@ def ecosystem_note(catalog: Catalog, table: Table) -> str:
         f"<strong>{EXACT_PIN}</strong>: it requires one torch release (binary packages built against it). "
         "The requirement that counts is the unconditional one, else the one under an extra (<code>torch</code> "
         f"first); other markers are read for {REFERENCE_LABEL}. The metadata of {unknown} releases could not be "
-        "read (sdists without Requires-Dist); they count for nothing.</p></div>"
+        "read (sdists without Requires-Dist); they count for nothing. Your own packages: the upgrade guides' "
+        '"Your packages" box, or <a href="../tools/stack.html"><code>python -m macros stack</code></a> on a '
+        "requirements file or a lock.</p></div>"
     )
 
 
