@@ -44,28 +44,43 @@
     var source = String(text || "");
     var cut = source.length > MAX_PASTE;
     if (cut) source = source.slice(0, MAX_PASTE);
-    var packages = {}, fromPip = {};
+    var packages = Object.create(null), fromPip = Object.create(null);
     var torch = "";
     var lines = source.split(/\r\n?|\n/);
-    lines.forEach(function (raw) {
-      var line = raw.length > MAX_LINE ? "" : raw.replace(/^[\s>]+/, "").replace(/\s+$/, "");
-      if (!line) return;
-      var match = line.match(PIP3) || line.match(FREEZE);
-      var pip = Boolean(match);
-      if (!match) match = line.match(CONDA);
-      if (!match && !/^[[#-]/.test(line) && !/:\s/.test(line)) match = line.match(LIST);
+    for (var i = 0; i < lines.length; i++) {
+      var raw = lines[i];
+      if (raw.length > MAX_LINE) continue;
+      var line = raw.charCodeAt(0) <= 32 || raw.charAt(0) === ">" ? raw.replace(/^[\s>]+/, "") : raw;
+      if (!line) continue;
+      var first = line.charAt(0);
+      var match = null, pip = false;
+      if (first === "[") {
+        if (line.lastIndexOf("[pip", 0) === 0) { match = line.match(PIP3); pip = true; }
+        else if (line.lastIndexOf("[conda]", 0) === 0) match = line.match(CONDA);
+      } else if (line.indexOf("==") > 0) {
+        match = line.match(FREEZE);
+        pip = true;
+      } else if (first !== "#" && first !== "-" && line.indexOf(": ") < 0) {
+        match = line.match(LIST);
+      }
       if (match) {
         var name = pep503(match[1]);
-        if (!pip && fromPip[name]) return;
+        if (!pip && fromPip[name]) continue;
         packages[name] = publicVersion(match[2]);
         if (pip) fromPip[name] = true;
-        return;
+        continue;
       }
-      var stated = line.match(TORCH_LINE);
-      if (stated && !torch) torch = stated[1];
-    });
+      if (!torch && first === "P") {
+        var stated = line.match(TORCH_LINE);
+        if (stated) torch = stated[1];
+      }
+    }
     if (packages.torch) torch = packages.torch;
     return { packages: packages, torch: torch, lines: lines.length, cut: cut };
+  }
+
+  function own(object, key) {
+    return Object.prototype.hasOwnProperty.call(object, key);
   }
 
   function allows(row, bit) {
@@ -83,7 +98,7 @@
     var bit = index < 0 ? 0 : Math.pow(2, index);
     var rows = [], uncovered = [];
     Object.keys(installed.packages).sort().forEach(function (name) {
-      var releases = table.packages[name];
+      var releases = own(table.packages, name) ? table.packages[name] : null;
       if (!releases) {
         if (name !== "torch") uncovered.push(name);
         return;
@@ -118,7 +133,7 @@
     Object.keys(table.companions).forEach(function (name) {
       var version = installed.packages[name];
       var pins = table.companions[name];
-      if (!version || !pins[version] || pins[version].indexOf(torch) >= 0) return;
+      if (!version || !own(pins, version) || pins[version].indexOf(torch) >= 0) return;
       var match = null;
       Object.keys(pins).forEach(function (candidate) {
         if (pins[candidate].indexOf(torch) >= 0 && !/[a-z]/i.test(candidate)) match = candidate;

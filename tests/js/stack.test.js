@@ -19,7 +19,7 @@ test("reads [pip3], [conda], pip freeze and pip list lines, with PEP 503 names",
     "CPU family:              6",
     "-e git+https://example.org/x.git#egg=x",
   ].join("\n"));
-  assert.deepEqual(found.packages, {
+  assert.deepEqual({ ...found.packages }, {
     torch: "2.7.1", "flash-attn": "2.8.3", torchvision: "0.22.1", "sentence-transformers": "5.1.0",
     peft: "0.17.1", timm: "1.0.19",
   });
