@@ -249,7 +249,7 @@ def _index(argv: list[str]) -> int:
 
     from macros.tools.eco_index import IndexAnswerError, default_cache, network_fetch
     from macros.tools.http import Deadline, IndexFetchError, check_url
-    from macros.tools.pypi_index import INDEX, refresh
+    from macros.tools.pypi_index import INDEX, refresh_all
     from macros.tools.safe_files import UnsafePathError
 
     parser = _OneLineParser(prog="python -m macros index", exit_on_error=False)
@@ -276,7 +276,7 @@ def _index(argv: list[str]) -> int:
         return 2
     deadline = Deadline.after(args.deadline)
     try:
-        targets = refresh(
+        targets = refresh_all(
             catalog,
             args.data,
             dt.date.today().isoformat(),

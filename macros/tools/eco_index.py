@@ -143,8 +143,6 @@ def parse_project(body: bytes, url: str, package: str) -> list[IndexFile]:
             absolute = check_url(urllib.parse.urljoin(url, file_url))
         except IndexFetchError as error:
             raise IndexAnswerError(f"{where}.url: {error}") from None
-        if urllib.parse.urlsplit(absolute).path.rsplit("/", 1)[-1] != filename:
-            raise IndexAnswerError(f"{where}.url does not end in the file name {filename!r}")
         day = _UPLOAD_TIME.match(uploaded) if isinstance(uploaded, str) else None
         if day is None:
             raise IndexAnswerError(f"{where}.upload-time {str(uploaded)[:40]!r} is not an ISO time")

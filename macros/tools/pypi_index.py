@@ -77,7 +77,33 @@ def compact(project: dict[str, Any], wanted: set[str]) -> list[WheelFile]:
     return sorted(files, key=lambda f: f.file)
 
 
+def snapshot_of(catalog: Catalog, today: str, fetch: Callable[[str, str], bytes], index: str = INDEX) -> PypiSnapshot:
+    """The wheels of torch and its companions the data needs, each answer checked (PEP 691 shape,
+    plain file names, numbers where numbers belong): IndexAnswerError otherwise."""
+    from macros.tools.eco_index import parse_project
+
+    wanted = wanted_versions(catalog)
+    packages = {}
+    for name in PACKAGES:
+        url = f"{index}{name}/"
+        body = fetch(url, ACCEPT)
+        parse_project(body, url, name)  # checks the answer's shape; IndexAnswerError otherwise
+        packages[name] = compact(json.loads(body), wanted[name])
+    return PypiSnapshot(fetched=today, source=index, packages=packages)  # type: ignore[arg-type]
+
+
 def refresh(
+    catalog: Catalog, data_dir: Path, today: str, fetch: Callable[[str, str], bytes], index: str = INDEX
+) -> Path:
+    """data/pypi.json alone: fetch every package, then write it atomically (nothing on failure)."""
+    from macros.tools.safe_files import write_atomically
+
+    target = data_dir / PYPI_SNAPSHOT
+    write_atomically(target, render(snapshot_of(catalog, today, fetch, index)))
+    return target
+
+
+def refresh_all(
     catalog: Catalog,
     data_dir: Path,
     today: str,
@@ -86,25 +112,18 @@ def refresh(
     cache: Path | None = None,
     progress: Callable[[str], None] = lambda _: None,
 ) -> list[Path]:
-    """Fetch every package (wheels of torch and its companions, then the ecosystem's releases),
-    then write both snapshots, each atomically; nothing is written when a read fails. Raises
-    IndexFetchError (no answer) or IndexAnswerError (an answer that is not a PEP 691 page)."""
-    from macros.tools.eco_index import build_snapshot, parse_project
+    """`make index`: the wheels (data/pypi.json) and the ecosystem (data/ecosystem.json), both
+    written only when every read succeeded. Raises IndexFetchError (no answer), IndexAnswerError
+    (an answer that is not a PEP 691 page) or UnsafePathError (a target that is a link)."""
+    from macros.tools.eco_index import build_snapshot
     from macros.tools.eco_index import render as render_ecosystem
     from macros.tools.safe_files import check_writable, write_atomically
 
     targets = [data_dir / PYPI_SNAPSHOT, data_dir / ECOSYSTEM_SNAPSHOT]
     for target in targets:
         check_writable(target)  # before any read: a link found late must not leave one file written
-    wanted = wanted_versions(catalog)
-    packages = {}
-    for name in PACKAGES:
-        url = f"{index}{name}/"
-        body = fetch(url, ACCEPT, None)
-        parse_project(body, url, name)  # checks the answer's shape; IndexAnswerError otherwise
-        packages[name] = compact(json.loads(body), wanted[name])
+    snapshot = snapshot_of(catalog, today, lambda url, accept: fetch(url, accept, None), index)
     progress(f"wheels of {len(PACKAGES)} packages listed")
-    snapshot = PypiSnapshot(fetched=today, source=index, packages=packages)  # type: ignore[arg-type]
     ecosystem = build_snapshot(fetch, index, cache=cache, progress=progress)
     texts = [render(snapshot), render_ecosystem(ecosystem)]
     for target, text in zip(targets, texts, strict=True):
