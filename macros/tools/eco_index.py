@@ -224,7 +224,8 @@ class Reader:
         path = self.cache / (hashlib.sha256(key.encode()).hexdigest() + ".txt") if self.cache else None
         if path is not None and path.is_file() and not path.is_symlink():
             return path.read_text(encoding="utf-8")
-        text = read()
+        # Only the headers are read: the body (the project's description) is left out of the cache.
+        text = re.split(r"\r?\n\r?\n", read(), maxsplit=1)[0] + "\n"
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             temporary = path.with_suffix(f".{os.getpid()}.{id(text)}.tmp")
