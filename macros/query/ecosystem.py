@@ -301,7 +301,7 @@ def script_table(catalog: Catalog) -> dict[str, object]:
         for entry in ecosystem.packages.get(name, []):
             if entry.release.unknown is None and counted(entry.release) is not None:
                 companions[name][entry.release.version] = [t for t in torch if ecosystem.allows_torch(entry.release, t)]
-    return {"minors": ecosystem.minors, "torch": torch, "packages": packages, "companions": companions}
+    return {"minors": ecosystem.minors, "packages": packages, "companions": companions}
 
 
 # --- answers for a project's packages (the `stack` command; the guides' box looks the same up) ------

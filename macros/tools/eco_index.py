@@ -45,6 +45,7 @@ from packaging.version import InvalidVersion, Version
 from pydantic import ValidationError
 
 from macros.dataset.model import ECOSYSTEM_PACKAGES, FIRST_PARTY, EcosystemRelease, EcosystemSnapshot
+from macros.dataset.wheels import PLATFORMS, platform_of
 from macros.tools.http import Deadline, IndexFetchError, check_url, get
 
 ACCEPT = "application/vnd.pypi.simple.v1+json"
@@ -197,7 +198,11 @@ def _preference(file: IndexFile) -> tuple[int, str]:
         return (3, name)
     if name.endswith("-none-any.whl"):
         return (0, name)
-    if "x86_64" in name and "linux" in name:
+    try:
+        tags = parse_wheel_filename(name)[3]
+    except (InvalidWheelFilename, InvalidVersion):
+        return (2, name)
+    if any(platform_of(tag.platform) == PLATFORMS[0][0] for tag in tags):  # Linux x86_64
         return (1, name)
     return (2, name)
 
@@ -452,7 +457,7 @@ def network_fetch(deadline: Deadline) -> Fetch:
 
 def render(snapshot: EcosystemSnapshot) -> str:
     """One release per line (positions in problems point at it; a refresh diffs per release)."""
-    head = {"source": snapshot.source, "since": snapshot.since}
+    head = snapshot.model_dump(exclude={"packages"})
     lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()] + ['  "packages": {']
     names = list(snapshot.packages)
     for index, name in enumerate(names):
