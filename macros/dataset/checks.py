@@ -244,6 +244,17 @@ def references_resolve(data: Dataset) -> Iterator[Problem]:
                 if ref not in item_release:
                     path = ("disputes", index, "items", ref_index)
                     yield _problem(loaded, path, f"unknown item id {ref!r}")
+        anchors = {ident for _, ident in _anchored_ids(release)}
+        for index, moved in enumerate(release.moved):
+            home = item_release.get(moved.id)
+            if home is None:
+                yield _problem(loaded, ("moved", index, "id"), f"unknown item id {moved.id!r}")
+            elif home[0].version != moved.to:
+                message = f"item {moved.id!r} is in {home[0].version}, not in {moved.to}"
+                yield _problem(loaded, ("moved", index, "to"), message)
+            if moved.id in anchors:
+                message = f"{moved.id!r} is also an id on this release's page: a moved item lives elsewhere"
+                yield _problem(loaded, ("moved", index, "id"), message)
         for index, drop in enumerate(release.platform.architectures_dropped):
             if drop.item is not None and drop.item not in own:
                 path = ("platform", "architectures_dropped", index, "item")
