@@ -85,10 +85,18 @@
     return name ? { name: name, value: rest.trim() } : null;
   }
 
+  /* The first MAX_PASTE characters, without the line cut in two (when there is a line break). */
+  function capped(text) {
+    if (text.length <= MAX_PASTE) return text;
+    var head = text.slice(0, MAX_PASTE);
+    var end = head.lastIndexOf("\n");
+    return end > 0 ? head.slice(0, end) : head;
+  }
+
   /* Lines keyed by the field they start; a label whose value went to the next line (e-mail
      wrapping, vLLM's GPU list) takes that line when it is not a label itself. */
   function fieldsOf(text) {
-    var lines = splitRunIn(String(text || "").slice(0, MAX_PASTE).replace(/\r\n?|[\u2028\u2029]/g, "\n"))
+    var lines = splitRunIn(capped(String(text || "")).replace(/\r\n?|[\u2028\u2029]/g, "\n"))
       .split("\n")
       .map(unquote);
     var fields = {};
@@ -193,6 +201,16 @@
       mps: variants.appleGpu, rocm: variants.rocmFamily };
   }
 
+  /* "2 × NVIDIA A100, NVIDIA T4": each name once, in the order printed, with how often it was. */
+  function countedNames(names) {
+    var counts = {}, order = [];
+    names.forEach(function (name) {
+      if (!Object.prototype.hasOwnProperty.call(counts, name)) { counts[name] = 0; order.push(name); }
+      counts[name]++;
+    });
+    return order.map(function (name) { return (counts[name] > 1 ? counts[name] + " × " : "") + name; }).join(", ");
+  }
+
   function parseCollectEnv(text, facts) {
     var names = namesOf(facts);
     var parsed = fieldsOf(text);
@@ -238,7 +256,7 @@
     if (gpus) {
       result.gpus = gpus.names;
       result.gpuText = gpus.text;
-      if (gpus.names.length) read("gpus", gpus.names.length > 1 ? gpus.names.length + " GPUs: " + gpus.names.join(", ") : "GPU " + gpus.names[0]);
+      if (gpus.names.length) read("gpus", gpus.names.length > 1 ? gpus.names.length + " GPUs: " + countedNames(gpus.names) : "GPU " + gpus.names[0]);
       else if (/no cuda/i.test(gpus.text)) read("gpus", "no CUDA GPU");
       else miss("gpus", "GPU models: " + (gpus.text || "empty"));
     } else {
@@ -311,7 +329,8 @@
     var found = [], unknown = [], seen = {};
     names.forEach(function (name) {
       // A machine with many GPUs prints the same few names again and again: each is read once.
-      var model = Object.prototype.hasOwnProperty.call(seen, name) ? seen[name] : (seen[name] = gpuModel(name, facts));
+      if (Object.prototype.hasOwnProperty.call(seen, name)) return;
+      var model = seen[name] = gpuModel(name, facts);
       if (model) found.push({ name: name, model: model }); else unknown.push(name);
     });
     if (!found.length) return { capability: "", unknown: unknown, mixed: false };
