@@ -71,7 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "materialize":
         return _materialize(parser, args.data.parent, args.out)
     if args.command == "schema":
-        for path in write_schemas(args.data / "schema"):
+        from macros.dataset.safe_io import UnsafeFile
+
+        try:
+            written = write_schemas(args.data / "schema")
+        except UnsafeFile as error:
+            print(f"python -m macros schema: error: {error}", file=sys.stderr)
+            return 2
+        for path in written:
             print(f"wrote {path}")
         return 0
     try:
@@ -277,18 +284,29 @@ def _materialize(parser: argparse.ArgumentParser, project: Path, out: Path | Non
     except MaterializeError as error:
         print(error, file=sys.stderr)
         return 2
+    except OSError as error:
+        print(
+            f"{error.filename or out}: cannot be written: {error.strerror or error}; nothing written", file=sys.stderr
+        )
+        return 2
     print(f"wrote {pages} pages and {out / 'mkdocs.yml'}; build with: mkdocs build --strict -f {out / 'mkdocs.yml'}")
     return 0
 
 
 def _permalinks(site: Path, update: bool) -> int:
-    if not site.is_dir():
-        print(f"{site}: no built site here; run `make build` first", file=sys.stderr)
-        return 1
-    if update:
-        added, lost = write_manifest(site)
-    else:
-        added, lost = 0, missing(site)
+    from macros.dataset.safe_io import UnsafeFile
+
+    if site.is_symlink() or not site.is_dir():
+        print(f"{site}: no built site here (a folder, not a link); run `make build` first", file=sys.stderr)
+        return 2
+    try:
+        if update:
+            added, lost = write_manifest(site)
+        else:
+            added, lost = 0, missing(site)
+    except UnsafeFile as error:
+        print(f"python -m macros permalinks: error: {error}", file=sys.stderr)
+        return 2
     if lost:
         print(f"{len(lost)} published URLs or anchors disappeared (restore them or add an alias):", file=sys.stderr)
         print("\n".join(f"  {entry}" for entry in lost), file=sys.stderr)

@@ -198,3 +198,111 @@ def test_a_ledger_write_leaves_no_temporary_file(project: Path, capsys) -> None:
     assert code == 0, err
     assert [p.name for p in (project / "data" / "ledger").iterdir()] == ["9.2.yaml"]
     assert yaml.safe_load((project / "data" / "ledger" / "9.2.yaml").read_text(encoding="utf-8"))["notes"] == "notes"
+
+
+# --- macros schema: never through a link a pull request can plant ------------------------------
+
+
+def test_schema_never_overwrites_through_a_planted_link(tmp_path: Path, capsys, tmp_path_factory) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE_DATA, project / "data")
+    (project / "data" / "schema").mkdir()
+    victim = tmp_path_factory.mktemp("outside") / "victim.json"
+    victim.write_text("keep me", encoding="utf-8")
+    (project / "data" / "schema" / "release.schema.json").symlink_to(victim)
+    api = ROOT / "docs" / "api" / "v1" / "schema"
+    api_before = snapshot(api)
+    code = main(["schema", "--data", str(project / "data")])
+    _, err = capsys.readouterr()
+    one_line_refusal(code, err, "release.schema.json", "is a link")
+    assert victim.read_text(encoding="utf-8") == "keep me"
+    assert [p.name for p in (project / "data" / "schema").iterdir()] == ["release.schema.json"]
+    assert snapshot(api) == api_before  # refused before anything was written
+
+
+def test_schema_writes_through_no_linked_folder(tmp_path: Path, tmp_path_factory) -> None:
+    from macros.dataset.safe_io import UnsafeFile
+    from macros.tools.schema import write_schemas
+
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE_DATA, project / "data")
+    outside = tmp_path_factory.mktemp("outside")
+    (project / "data" / "schema").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(UnsafeFile, match="through the link"):
+        write_schemas(project / "data" / "schema", project / "docs" / "api", api_root=project)
+    assert list(outside.iterdir()) == []
+
+
+# --- macros materialize: a folder of its own, outside the sources ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [
+        (lambda p, o: p / "docs" / "plain", "inside the project's docs/ folder"),
+        (lambda p, o: p / "data" / "out", "inside the project's data/ folder"),
+        (lambda p, o: p / "macros", "inside the project's macros/ folder"),
+        (lambda p, o: p, "is the project folder itself"),
+        (lambda p, o: (p / "file.txt").write_text("x") and p / "file.txt", "is a file"),
+        (lambda p, o: (p / "dangling").symlink_to(o / "nowhere") or p / "dangling", "is a link"),
+        (lambda p, o: (p / "linked").symlink_to(p / "docs") or p / "linked" / "plain", "inside the project's docs/"),
+    ],
+    ids=["docs", "data", "macros", "project", "file", "dangling-link", "through-link-into-docs"],
+)
+def test_materialize_refuses_an_output_that_is_not_a_folder_of_its_own(
+    tmp_path: Path, capsys, tmp_path_factory, make, what: str
+) -> None:
+    from conftest import copy_project
+
+    project = copy_project(tmp_path, FIXTURE_DATA)
+    outside = tmp_path_factory.mktemp("outside")
+    out = make(project, outside)
+    before = snapshot(project)
+    code = main(["materialize", str(out), "--data", str(project / "data")])
+    _, err = capsys.readouterr()
+    one_line_refusal(code, err, what)
+    assert snapshot(project) == before and list(outside.iterdir()) == []
+    assert not list(project.rglob(".*.tmp"))
+
+
+def test_materialize_refuses_the_checkouts_own_docs(capsys) -> None:
+    out = ROOT / "docs" / "plain-test-never-written"
+    code = main(["materialize", str(out)])
+    _, err = capsys.readouterr()
+    one_line_refusal(code, err, "inside the project's docs/ folder")
+    assert not out.exists()
+
+
+# --- macros permalinks -------------------------------------------------------------------------
+
+
+def test_permalinks_refuses_a_site_that_is_not_a_folder_and_pages_that_are_not_files(tmp_path: Path, capsys) -> None:
+    (tmp_path / "site.txt").write_text("x", encoding="utf-8")
+    code = main(["permalinks", "--site", str(tmp_path / "site.txt")])
+    _, err = capsys.readouterr()
+    one_line_refusal(code, err, "site.txt", "no built site here")
+    site = tmp_path / "site"
+    site.mkdir()
+    os.mkfifo(site / "index.html")  # would hang a plain read
+    code = main(["permalinks", "--site", str(site)])
+    _, err = capsys.readouterr()
+    one_line_refusal(code, err, "index.html", "is a FIFO")
+
+
+def test_the_manifest_is_never_written_through_a_link(tmp_path: Path, tmp_path_factory) -> None:
+    from macros.dataset.safe_io import UnsafeFile
+    from macros.tools.permalinks import write_manifest
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "a.html").write_text('<article><h2 id="x">X</h2></article>', encoding="utf-8")
+    victim = tmp_path_factory.mktemp("outside") / "victim.txt"
+    victim.write_text("a.html\n", encoding="utf-8")
+    manifest = tmp_path / "permalinks.txt"
+    manifest.symlink_to(victim)
+    with pytest.raises(UnsafeFile):
+        write_manifest(site, manifest)
+    assert victim.read_text(encoding="utf-8") == "a.html\n"
+    manifest.unlink()
+    assert write_manifest(site, manifest) == (2, [])
+    assert manifest.read_text(encoding="utf-8").splitlines()[-2:] == ["a.html", "a.html#x"]
