@@ -1,8 +1,8 @@
 """MkDocs hook (an edge): the generated pages, the nav, the finished HTML, the watcher.
 
 Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDocs to the library:
-- `on_config`: load and check data/ (cached by mtime+size). Any problem stops the build before
-  anything is written, listing every problem as file:line:column: field: message. Under
+- `on_config`: load and check data/ (cached by content: a save is seen whatever its file time).
+  Any problem stops the build before anything is written, listing every problem as file:line:column: field: message. Under
   `mkdocs serve`, once a good build exists, a problem instead keeps the last good data: the
   terminal and a banner on every page show the problems until the file is fixed, and no request
   waits for a build that cannot happen. Fills the nav (and `not_in_nav`) from the page-type

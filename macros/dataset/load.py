@@ -10,8 +10,10 @@ for bad data.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -109,6 +111,31 @@ def read_data_file(path: Path, name: str) -> tuple[bytes | None, list[Problem]]:
         return path.read_bytes(), []
     except OSError as exc:
         return None, [Problem(name, 1, 1, "(file)", f"cannot be read: {exc.strerror or exc}")]
+
+
+#: Files up to this size are known by their content (larger ones the loader refuses, or
+#: pypi.json): hashing the whole data/ (2 MB) takes a few milliseconds per build.
+_HASHED_BYTES = 16 * 1024 * 1024
+
+
+def content_stamp(path: Path) -> tuple:
+    """What tells one version of a data file from another: its content, not its time. A save that
+    keeps the size and the modification time (an editor, a `git checkout`, `touch -r`) is still a
+    change. Only regular files are read (a FIFO would block the build); anything else is known by
+    its kind, size and times, and the loader reports it."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        return ("unreadable", error.errno)
+    with os.fdopen(descriptor, "rb") as handle:
+        status = os.fstat(handle.fileno())
+        if not stat.S_ISREG(status.st_mode) or status.st_size > _HASHED_BYTES:
+            return ("other", status.st_mode, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+        try:
+            data = handle.read(_HASHED_BYTES + 1)
+        except OSError as error:
+            return ("unreadable", error.errno)
+    return (len(data), hashlib.blake2b(data, digest_size=16).digest())
 
 
 def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, list[Problem]]:
