@@ -1,12 +1,12 @@
 """MkDocs hook (an edge): the generated pages, the nav, the finished HTML, the watcher.
 
 Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDocs to the library:
-- `on_config`: load and check data/ (cached by content: a save is seen whatever its file time).
-  Any problem stops the build before anything is written, listing every problem as file:line:column: field: message. Under
-  `mkdocs serve`, once a good build exists, a problem instead keeps the last good data: the
-  terminal and a banner on every page show the problems until the file is fixed, and no request
-  waits for a build that cannot happen. Fills the nav (and `not_in_nav`) from the page-type
-  registry (`query/site.py`) and the generated pages (`render/pages.py`), and the footer's
+- `on_config`: load and check data/ (cached by content: a save is seen whatever its file time). Any
+  problem stops the build before anything is written, listing every problem as file:line:column:
+  field: message. Under `mkdocs serve`, once a good build exists, a problem instead keeps the last
+  good data: the terminal and a banner on every page show the problems until the file is fixed, and
+  no request waits for a build that cannot happen. Fills the nav (and `not_in_nav`) from the page-
+  type registry (`query/site.py`) and the generated pages (`render/pages.py`), and the footer's
   counts, and leaves the catalog in `config.extra` for `define_env`.
 - `on_files`: adds each registered page, rendered, as a virtual file (`File.generated`), and the
   JSON API and feed; at priority 50 so that plugins which run later see them. Each page's finished
