@@ -54,7 +54,7 @@ from mkdocs.plugins import CombinedEvent, event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from macros.dataset.problems import DataError  # noqa: E402
+from macros.dataset.problems import DataError, visible  # noqa: E402
 from macros.incremental import IncrementalServe, Swappable, fingerprint, tree_stamp  # noqa: E402
 from macros.query.catalog import Catalog, open_catalog  # noqa: E402
 from macros.query.site import not_in_nav  # noqa: E402
@@ -136,7 +136,7 @@ def _one_line(error: BaseException) -> str:
     """`file:line: Type: message`, at the innermost frame in the project, for the banner."""
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).is_relative_to(ROOT)]
     where = f"{Path(frames[-1].filename).relative_to(ROOT)}:{frames[-1].lineno}: " if frames else ""
-    return f"{where}{type(error).__name__}: {' '.join(str(error).split())[:500]}"
+    return visible(f"{where}{type(error).__name__}: {' '.join(str(error).split())[:500]}")
 
 
 def _resilient(build: Callable[[], None]) -> Callable[[], None]:

@@ -36,7 +36,8 @@ EDITS: dict[str, list[tuple[str, str]]] = {
         ),
         ("summary: The third made-up release.", "summary: 'a < b \"quoted\" & {% raw %} 1<2 > 0'"),
     ],
-    "sources.yaml": [("title: Made-up release notes", "title: 'Made-up \"release\" notes'")],
+    # A title ending in a backslash, which a Markdown link title could read as escaping its quote.
+    "sources.yaml": [("title: Made-up release notes", "title: 'Made-up \"release\" notes C:\\'")],
 }
 
 # Files the fixture lacks, each harmless alone: the facts JSON the guides embed carries both
@@ -169,7 +170,9 @@ def test_quotes_in_data_stay_inside_their_attributes(hostile_site: Build) -> Non
     }
     assert soup.find("meta", attrs={"http-equiv": True}) is None
     titles = {a.get("title") for a in soup.select("sup.atlas-cite a")}
-    assert 'Made-up "release" notes' in titles
+    assert {'Made-up "release" notes C:\\'} == {title for title in titles if "release" in title}, titles
+    listed = soup.find(id="src-notes").find_next("a")
+    assert listed.get_text() == 'Made-up "release" notes C:\\', listed
 
 
 def test_feed_and_sitemap_are_xml(hostile_site: Build) -> None:

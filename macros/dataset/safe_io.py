@@ -23,7 +23,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from macros.dataset.load import display_name
+from macros.dataset.load import display_name as _display_name
+from macros.dataset.problems import visible
+
+
+def display_name(path: Path) -> str:
+    """The path as messages show it: relative when possible, control characters escaped."""
+    return visible(_display_name(path))
 
 
 class UnsafeFile(Exception):

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from macros.dataset.load import MAX_FILE_BYTES, display_name, load_file
+from macros.dataset.load import MAX_FILE_BYTES, load_file
 from macros.dataset.model import Ledger, LedgerEntry
-from macros.dataset.safe_io import UnsafeFile, read_text
+from macros.dataset.safe_io import UnsafeFile, display_name, read_text
 
 #: Largest notes file read, in bytes: PyTorch's longest notes are about 300 KB of Markdown.
 MAX_NOTES_BYTES = 4 * 1024 * 1024

@@ -24,6 +24,7 @@ import jinja2
 import yaml
 
 from macros import ROOT
+from macros.dataset.problems import visible
 from macros.query.catalog import Catalog, open_catalog
 from macros.query.site import not_in_nav
 from macros.render.pages import PAGE_MACROS, footer_facts, generated_pages, machine_files, nav
@@ -99,24 +100,25 @@ def render_hand_written(text: str, catalog: Catalog, config: dict[str, Any]) -> 
 
 def check_out(project: Path, out: Path) -> None:
     """Refuse (MaterializeError, one line) an output that is not a new or empty folder of its own."""
+    shown = visible(str(out))
     if out.is_symlink():
-        raise MaterializeError(f"{out}: is a link; name a new folder (the tree is never written through links)")
+        raise MaterializeError(f"{shown}: is a link; name a new folder (the tree is never written through links)")
     if out.exists() and not out.is_dir():
-        raise MaterializeError(f"{out}: is a file, not a folder; name a new folder")
+        raise MaterializeError(f"{shown}: is a file, not a folder; name a new folder")
     target = Path(os.path.abspath(out))
     real = target.resolve()
     for base in {Path(os.path.abspath(project)), ROOT}:
         for candidate in {target, real}:
             if candidate == base or candidate == base.resolve():
-                raise MaterializeError(f"{out}: is the project folder itself; name a new folder outside its sources")
+                raise MaterializeError(f"{shown}: is the project folder itself; name a new folder outside its sources")
             for folder in SOURCE_FOLDERS:
                 for source in (base / folder, (base / folder).resolve()):
                     if candidate == source or source in candidate.parents:
                         raise MaterializeError(
-                            f"{out}: is inside the project's {folder}/ folder; name a folder outside its sources"
+                            f"{shown}: is inside the project's {folder}/ folder; name a folder outside its sources"
                         )
     if out.exists() and any(out.iterdir()):
-        raise MaterializeError(f"{out}: the folder is not empty; remove it or name a new one")
+        raise MaterializeError(f"{shown}: the folder is not empty; remove it or name a new one")
 
 
 def materialize(project: Path, out: Path) -> int:
