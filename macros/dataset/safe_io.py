@@ -109,14 +109,27 @@ def _inside(path: Path, root: Path) -> Path:
 
 def check_writable(path: Path, root: Path) -> None:
     """Refuse (`UnsafeFile`) a target `write_text` would refuse, before any work is done."""
-    _inside(path, root)
+    try:
+        _inside(path, root)
+    except OSError as error:
+        raise UnsafeFile(f"{display_name(path)}: cannot be written: {error.strerror or error}") from None
 
 
 def write_text(path: Path, text: str, *, root: Path, check: Callable[[Path], str | None] | None = None) -> None:
     """Write `text` to `path` atomically, inside `root` and through no link.
 
     `check(temporary_path)` may return a one-line problem: the temporary file is removed and the
-    problem raised, the old file untouched."""
+    problem raised, the old file untouched. An error of the system (no space, no permission, a
+    name too long) is an `UnsafeFile` too."""
+    try:
+        _write(path, text, root, check)
+    except OSError as error:
+        raise UnsafeFile(
+            f"{display_name(path)}: cannot be written: {error.strerror or error}; nothing written"
+        ) from None
+
+
+def _write(path: Path, text: str, root: Path, check: Callable[[Path], str | None] | None) -> None:
     target = _inside(path, root)
     parent = target.parent
     missing = []

@@ -100,6 +100,13 @@ def render_hand_written(text: str, catalog: Catalog, config: dict[str, Any]) -> 
 
 def check_out(project: Path, out: Path) -> None:
     """Refuse (MaterializeError, one line) an output that is not a new or empty folder of its own."""
+    try:
+        _check_out(project, out)
+    except OSError as error:
+        raise MaterializeError(f"{visible(str(out))}: cannot be used: {error.strerror or error}") from None
+
+
+def _check_out(project: Path, out: Path) -> None:
     shown = visible(str(out))
     if out.is_symlink():
         raise MaterializeError(f"{shown}: is a link; name a new folder (the tree is never written through links)")
