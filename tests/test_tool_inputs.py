@@ -265,6 +265,27 @@ def test_materialize_refuses_an_output_that_is_not_a_folder_of_its_own(
     assert not list(project.rglob(".*.tmp"))
 
 
+@pytest.mark.parametrize("odd", ["link", "fifo"])
+def test_materialize_refuses_links_and_fifos_among_the_pages(
+    tmp_path: Path, capsys, tmp_path_factory, odd: str
+) -> None:
+    from conftest import copy_project
+
+    project = copy_project(tmp_path, FIXTURE_DATA)
+    secret = tmp_path_factory.mktemp("outside") / "secret.md"
+    secret.write_text("a file of the builder's machine", encoding="utf-8")
+    planted = project / "docs" / "planted.md"
+    if odd == "link":
+        planted.symlink_to(secret)
+    else:
+        os.mkfifo(planted)
+    out = tmp_path / "out"
+    code = main(["materialize", str(out), "--data", str(project / "data")])
+    _, err = capsys.readouterr()
+    one_line_refusal(code, err, "planted.md", "is a link" if odd == "link" else "not a regular file")
+    assert not out.exists()
+
+
 def test_materialize_refuses_the_checkouts_own_docs(capsys) -> None:
     out = ROOT / "docs" / "plain-test-never-written"
     code = main(["materialize", str(out)])

@@ -128,12 +128,25 @@ def _check_out(project: Path, out: Path) -> None:
         raise MaterializeError(f"{shown}: the folder is not empty; remove it or name a new one")
 
 
+def _refuse_odd_files(folder: Path) -> None:
+    """The tree copies docs/ and overrides/ whole: a link (to a file outside the project, which the
+    copy would publish), a FIFO (which would hang the copy) or a device in them is refused."""
+    for path in sorted(folder.rglob("*")):
+        kind = "a link" if path.is_symlink() else None
+        if kind is None and not (path.is_file() or path.is_dir()):
+            kind = "not a regular file (a FIFO, a device or a socket)"
+        if kind:
+            raise MaterializeError(f"{visible(str(path))}: is {kind}; the tree copies only files and folders")
+
+
 def materialize(project: Path, out: Path) -> int:
     """Write the tree; return the number of pages written. Raises DataError or MaterializeError.
 
     The tree is written into a new folder beside OUT and renamed to OUT once complete, so a
     failure leaves nothing behind."""
     check_out(project, out)
+    for folder in ("docs", "overrides"):
+        _refuse_odd_files(project / folder)
     catalog = open_catalog(project / "data")  # before writing anything: bad data writes nothing
     config = load_config(project / "mkdocs.yml")
     out.parent.mkdir(parents=True, exist_ok=True)
