@@ -781,7 +781,9 @@ class LedgerReread(Record):
     """A second reading of a whole ledger against one definition of "felt" (data/README.md)."""
 
     date: IsoDate = Field(description="When the second reading was finished.")
-    definition: Slug = Field(description="Which definition of felt it applied: 'felt-3' is the one data/README.md states.")
+    definition: Slug = Field(
+        description="Which definition of felt it applied: 'felt-3' is the one data/README.md states."
+    )
     note: Text | None = None
 
 
