@@ -16,8 +16,7 @@ from functools import cache
 from pathlib import Path
 
 import yaml
-
-from tests.conftest import ROOT, Build
+from conftest import ROOT, Build
 
 LEAK = re.compile(r"\b(None|null|undefined)\b((?:\s+[^\s]+){0,2})")
 # Code shows Python as written (None is right there); scripts and styles are not read.
