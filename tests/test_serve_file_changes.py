@@ -72,3 +72,27 @@ def test_a_data_file_deleted_renamed_truncated_or_saved_in_place_is_followed(tmp
         home = wait_for(root + "index.html", lambda page: honest(page, "9.2"))
         assert honest(home, "9.2"), home.get_text()[:500]
         assert status(url) == 404 or honest(fetch(url), "The third made-up release.")
+
+
+def test_a_render_error_in_a_page_shows_the_banner_on_that_page(tmp_path: Path) -> None:
+    # A bug in the release page's renderer (planted in the copy), not in the feed: the page it
+    # stops keeps its last good content with the banner, and the server keeps answering.
+    project = copy_project(tmp_path, FIXTURE_DATA)
+    renderer = project / "macros" / "render" / "release.py"
+    code = renderer.read_text(encoding="utf-8")
+    head = "    release = catalog.release(version)\n"
+    planted = head + '    if "Kaboom" in release.summary:\n        raise RuntimeError("planted page bug")\n'
+    renderer.write_text(code.replace(head, planted, 1), encoding="utf-8")
+    release = project / "data" / "releases" / "9.2.yaml"
+    good = release.read_text(encoding="utf-8")
+    with mkdocs_serve(project) as root:
+        url = root + "releases/9.2.html"
+        assert banner(fetch(url)) is None
+        release.write_text(good.replace("The third made-up release.", "Kaboom release."), encoding="utf-8")
+        page = wait_for(url, lambda page: banner(page) is not None)
+        text = banner(page) or ""
+        assert "The last rebuild failed" in text and "RuntimeError: planted page bug" in text, text
+        assert "Kaboom" not in page.get_text() and "The third made-up release." in page.get_text()
+        release.write_text(good, encoding="utf-8")
+        page = wait_for(url, lambda page: banner(page) is None)
+        assert banner(page) is None and "The third made-up release." in page.get_text()
