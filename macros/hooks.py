@@ -156,7 +156,8 @@ def _resilient(build: Callable[[], None]) -> Callable[[], None]:
         except Exception as error:
             if _Serving.last_good is None:
                 raise
-            traceback.print_exc()
+            # Whole, for the contributor; each line with the data's control characters escaped.
+            print("\n".join(visible(line) for line in traceback.format_exc().splitlines()), file=sys.stderr)
             _Serving.failure = _one_line(error)
             print(f"The rebuild failed: {_Serving.failure}; serving the last good data", file=sys.stderr)
         build()
