@@ -80,7 +80,9 @@ class UpgradeGuide:
         return sorted(groups.items())
 
     def actions(self) -> list[Entry]:
-        return [entry for entry in [*self.changes, *self.plan_for] if entry.item.action]
+        """Every entry whose row has a box to tick: each listed entry that says what to do."""
+        listed = [*self.changes, *self.plan_for, *self.regressions, *self.features]
+        return [entry for entry in listed if entry.item.action]
 
 
 def completion(catalog: Catalog, item: Item, end: Release) -> Entry | None:
