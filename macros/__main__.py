@@ -271,10 +271,10 @@ def _index(argv: list[str]) -> int:
     """The index command: both snapshots written atomically, or one line and exit 2."""
     import datetime as dt
 
+    from macros.dataset.safe_io import UnsafeFile
     from macros.tools.eco_index import IndexAnswerError, default_cache, network_fetch
     from macros.tools.http import Deadline, IndexFetchError, check_url
     from macros.tools.pypi_index import INDEX, refresh_all
-    from macros.tools.safe_files import UnsafePathError
 
     parser = _OneLineParser(prog="python -m macros index", exit_on_error=False)
     parser.add_argument("--index-url", default=INDEX, metavar="URL", help="a PEP 691 simple index (a mirror)")
@@ -309,7 +309,7 @@ def _index(argv: list[str]) -> int:
             args.cache or default_cache(),
             lambda line: print(line, file=sys.stderr),
         )
-    except (IndexFetchError, IndexAnswerError, UnsafePathError) as error:
+    except (IndexFetchError, IndexAnswerError, UnsafeFile) as error:
         print(f"python -m macros index: error: {error}; nothing written", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

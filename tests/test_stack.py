@@ -240,12 +240,12 @@ def test_bad_inputs_are_one_line_with_exit_2(tmp_path: Path) -> None:
     _one_line_error(stack(str(requirements), "--to", "9.9"), "--to", "9.9")
     _one_line_error(stack(str(requirements)), "--to")
     _one_line_error(stack(str(requirements), "--to", "2.12", "--format", "xml"), "format")
-    _one_line_error(stack(str(tmp_path / "missing.txt"), "--to", "2.12"), "missing.txt", "no such file")
+    _one_line_error(stack(str(tmp_path / "missing.txt"), "--to", "2.12"), "missing.txt", "No such file")
     _one_line_error(stack(str(tmp_path), "--to", "2.12"), "folder")
     fifo = tmp_path / "pipe.txt"
     os.mkfifo(fifo)
-    _one_line_error(stack(str(fifo), "--to", "2.12"), "pipe.txt", "not a regular file")
-    _one_line_error(stack_process("/dev/zero", "--to", "2.12"), "/dev/zero", "not a regular file")
+    _one_line_error(stack(str(fifo), "--to", "2.12"), "pipe.txt", "FIFO")
+    _one_line_error(stack_process("/dev/zero", "--to", "2.12"), "/dev/zero", "device")
     link = tmp_path / "link.txt"
     link.symlink_to(requirements)
     _one_line_error(stack(str(link), "--to", "2.12"), "link.txt", "link")

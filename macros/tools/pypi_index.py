@@ -96,10 +96,10 @@ def refresh(
     catalog: Catalog, data_dir: Path, today: str, fetch: Callable[[str, str], bytes], index: str = INDEX
 ) -> Path:
     """data/pypi.json alone: fetch every package, then write it atomically (nothing on failure)."""
-    from macros.tools.safe_files import write_atomically
+    from macros.dataset.safe_io import write_text
 
     target = data_dir / PYPI_SNAPSHOT
-    write_atomically(target, render(snapshot_of(catalog, today, fetch, index)))
+    write_text(target, render(snapshot_of(catalog, today, fetch, index)), root=data_dir)
     return target
 
 
@@ -114,20 +114,20 @@ def refresh_all(
 ) -> list[Path]:
     """`make index`: the wheels (data/pypi.json) and the ecosystem (data/ecosystem.json), both
     written only when every read succeeded. Raises IndexFetchError (no answer), IndexAnswerError
-    (an answer that is not a PEP 691 page) or UnsafePathError (a target that is a link)."""
+    (an answer that is not a PEP 691 page) or UnsafeFile (a target that is a link)."""
+    from macros.dataset.safe_io import check_writable, write_text
     from macros.tools.eco_index import build_snapshot
     from macros.tools.eco_index import render as render_ecosystem
-    from macros.tools.safe_files import check_writable, write_atomically
 
     targets = [data_dir / PYPI_SNAPSHOT, data_dir / ECOSYSTEM_SNAPSHOT]
     for target in targets:
-        check_writable(target)  # before any read: a link found late must not leave one file written
+        check_writable(target, data_dir)  # before any read: a link found late must not leave one written
     snapshot = snapshot_of(catalog, today, lambda url, accept: fetch(url, accept, None), index)
     progress(f"wheels of {len(PACKAGES)} packages listed")
     ecosystem = build_snapshot(fetch, index, cache=cache, progress=progress)
     texts = [render(snapshot), render_ecosystem(ecosystem)]
     for target, text in zip(targets, texts, strict=True):
-        write_atomically(target, text)
+        write_text(target, text, root=data_dir)
     return targets
 
 

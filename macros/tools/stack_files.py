@@ -20,8 +20,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import InvalidName, canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from macros.dataset.safe_io import UnsafeFile, read_text
 from macros.query.ecosystem import REFERENCE_ENVIRONMENT
-from macros.tools.safe_files import UnsafePathError, read_input
 
 #: Largest dependency file read (a big uv.lock is a few MB), deepest `-r` chain, most files.
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -50,13 +50,10 @@ class Wanted:
 
 def _read(path: Path) -> str:
     try:
-        raw = read_input(path, MAX_FILE_BYTES)
-    except UnsafePathError as error:
+        text = read_text(path, limit=MAX_FILE_BYTES)
+    except UnsafeFile as error:
         raise StackFileError(str(error)) from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise StackFileError(f"{path}: is not UTF-8 text") from None
+    return text.removeprefix("\ufeff")  # a byte-order mark some editors write
 
 
 def read_wanted(path: Path) -> dict[str, Wanted]:
