@@ -25,6 +25,8 @@ class ComparePage:
     chart: Callable[[Catalog, Table], str] | None = None
     legend: str = ""  # HTML after the chart's caption: what its marks mean
     note: Callable[[Catalog, Table], str] | None = None  # HTML before the table: where the data comes from
+    #: Where the values come from, after the description.
+    derived: str = "Derived from the release data; follow a link to the item or release page for details and sources."
 
 
 def wheels_note(catalog: Catalog, table: Table) -> str:
@@ -124,6 +126,7 @@ PAGES: tuple[ComparePage, ...] = (
         "metadata on PyPI.",
         ecosystem_table,
         note=ecosystem_note,
+        derived="Hover a version for the requirement it declares.",
     ),
     ComparePage(
         "release-facts",
