@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from macros.dataset.vocabulary import REMOVAL
 from macros.tools.scan_files import (
     Candidate,
     ScanUsageError,
@@ -119,13 +120,16 @@ def scan_source(
 
 def _supersedes(later: Rule, earlier: Rule) -> bool:
     """Whether `later` is a later step of the same change as `earlier`, met at one place: its
-    item follows the other's (`follows:`), or both retire the same name (a deprecation, then the
-    removal), so only the step the reader is about to meet is reported."""
+    item follows the other's (`follows:`), it removes the name the other concerns, or both retire
+    the same name (a deprecation, then the removal), so only the step the reader is about to meet
+    is reported."""
     a, b = later.item, earlier.item
     if a.id == b.id or version_key(a.release) <= version_key(b.release):
         return False
     if a.follows == b.id:
         return True
+    if a.kind == REMOVAL and later.name == earlier.name:
+        return True  # once the name is gone, what it did before does not matter
     return a.retiring and b.retiring and later.name == earlier.name
 
 
