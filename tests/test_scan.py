@@ -18,6 +18,7 @@ from urllib.request import url2pathname
 
 import jsonschema
 import pytest
+import yaml
 from conftest import FIXTURE_DATA, ROOT
 
 TREE = ROOT / "tests" / "fixtures" / "scan_tree"
@@ -281,13 +282,15 @@ def test_usage_errors_exit_2_with_one_line(data: Path, args: list[str], message:
     assert len(lines) == 1 and lines[0].startswith("python -m macros scan: error: ") and message in lines[0], lines
 
 
-def test_the_installed_package_scans_with_its_own_copy_of_the_data(tmp_path: Path) -> None:
-    """What pre-commit does with .pre-commit-hooks.yaml: install the package, run the console script."""
+def test_the_wheel_installs_a_working_command_without_the_sites_dependencies(tmp_path: Path) -> None:
+    """What a user (or pre-commit, through .pre-commit-hooks.yaml) does: build the project's
+    wheel, install it into a fresh virtual environment, run `pytorch-upgrade-scan` on a project.
+    The command reads the data file packaged with it (its findings name the real items), and the
+    environment holds none of the site's dependencies."""
     source = tmp_path / "source"  # setuptools writes build/ and egg-info next to the sources
     source.mkdir()
     shutil.copy2(ROOT / "pyproject.toml", source)
-    for folder in ("macros", "data"):
-        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "macros", source / "macros", ignore=shutil.ignore_patterns("__pycache__"))
     wheels = tmp_path / "wheels"
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet", "-w", str(wheels)],
@@ -297,34 +300,58 @@ def test_the_installed_package_scans_with_its_own_copy_of_the_data(tmp_path: Pat
     )
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = wheels.glob("*.whl")
-    target = tmp_path / "site-packages"
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
     installed = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)],
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)],
         capture_output=True,
         text=True,
         check=False,
     )
     assert installed.returncode == 0, installed.stderr[-2000:]
-    assert sorted(p.name for p in (target / "atlas_data" / "releases").glob("*.yaml")) == sorted(
-        p.name for p in (ROOT / "data" / "releases").glob("*.yaml")
-    )
-    user_code = tmp_path / "project" / "train.py"
-    user_code.parent.mkdir()
-    user_code.write_text("import torch.export as te\nte.export_for_training(model, args)\n", encoding="utf-8")
-    entry = "import sys; from macros.__main__ import scan_command; sys.exit(scan_command())"
-    result = subprocess.run(
-        [sys.executable, "-c", entry, "--from", "2.10", "--to", "2.11", str(user_code)],
-        cwd=tmp_path / "project",
+    listed = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "list", "--format", "json", "--disable-pip-version-check"],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(target)},
+        check=True,
+    )
+    names = {package["name"].lower() for package in json.loads(listed.stdout)}
+    assert names <= {"pip", "setuptools", "packaging", "pytorch-release-atlas"}, names
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[project]\nname = "p"\ndependencies = ["torch>=2.10"]\n')
+    (project / "train.py").write_text("import torch.export as te\nte.export_for_training(model, args)\n")
+    result = subprocess.run(
+        [str(venv / "bin" / "pytorch-upgrade-scan"), "train.py"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={key: value for key, value in os.environ.items() if key != "PYTHONPATH"},
         check=False,
     )
     assert result.returncode == 1, result.stderr
-    assert "train.py:2:1: export-for-training-removed " in result.stdout
-    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
-    assert "entry: pytorch-upgrade-scan" in hooks
-    assert 'pytorch-upgrade-scan = "macros.__main__:scan_command"' in (ROOT / "pyproject.toml").read_text()
+    first, *_ = result.stdout.splitlines()
+    assert first.startswith("train.py:2:1: export-for-training-removed torch.export.export_for_training removed — ")
+    assert first.endswith("(https://pytorch-release-atlas.github.io/atlas/releases/2.11.html#export-for-training-removed)")
+    assert "scan from 2.10 to " in result.stderr and "torch>=2.10 (pyproject.toml)" in result.stderr
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hook["entry"] == "pytorch-upgrade-scan"
+    newest = json.loads((ROOT / "macros" / "tools" / "scan_data.json").read_text())["releases"][-1]
+    assert "--to" not in hook["args"] or hook["args"][hook["args"].index("--to") + 1] == newest
+    assert f"2.0 to {newest}" in hook["description"]
+
+
+def test_the_packaged_scan_data_is_the_data_of_this_checkout() -> None:
+    """macros/tools/scan_data.json is what the installed command knows: it must say what data/
+    says (regenerate it with `python -m macros scandata`)."""
+    from macros.__main__ import _site_url
+    from macros.query.catalog import open_catalog
+    from macros.tools.scan_rules import DATA_FILE, ScanData, from_catalog, from_json, to_json
+
+    data = from_catalog(open_catalog(ROOT / "data"))
+    expected = to_json(ScanData(data.releases, data.items, _site_url()))
+    assert DATA_FILE.read_text(encoding="utf-8") == expected, "run: .venv/bin/python -m macros scandata"
+    assert from_json(expected).items == data.items
 
 
 def test_parallel_and_serial_scans_agree(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
