@@ -111,16 +111,50 @@ class Measure:
         )
 
 
-def measure(entries: list[Entry], reported: set[tuple[str, int, str]]) -> Measure:
-    """`reported`: (path, line, item) of the scan's findings, paths relative to the tree."""
-    findings = [e for e in entries if e.kind == "finding" and (e.path, e.line, e.item) in reported]
-    uses = [e for e in entries if e.kind == "use"]
-    return Measure(
-        sum(e.verdict for e in findings),
-        len(findings),
-        sum((e.path, e.line, e.item) in reported for e in uses),
-        len(uses),
-    )
+def measure(
+    entries: list[Entry], reported: set[tuple[str, int, str]], later: dict[str, set[str]] | None = None
+) -> Measure:
+    """`reported`: (path, line, item) of the scan's findings, paths relative to the tree. `later`:
+    per item, the later steps of its lifecycle (lifecycle_successors): a place reported for one of
+    them stands for the earlier step too (the scanner names only the latest step at a place).
+    Uses judged false (a name the item no longer concerns) are kept in the file, not counted."""
+    later = later or {}
+
+    def found(entry: Entry) -> bool:
+        return any((entry.path, entry.line, item) in reported for item in {entry.item, *later.get(entry.item, ())})
+
+    findings = [e for e in entries if e.kind == "finding" and found(e)]
+    uses = [e for e in entries if e.kind == "use" and e.verdict]
+    return Measure(sum(e.verdict for e in findings), len(findings), sum(found(e) for e in uses), len(uses))
+
+
+def lifecycle_successors(data: object) -> dict[str, set[str]]:
+    """Item -> the items that supersede it at a place where both are met (macros/tools/scan.py
+    `_supersedes`: a later item that follows it, removes its name, or retires the same name)."""
+    from macros.tools.scan import _supersedes, scan_data
+    from macros.tools.scan_visitor import Rule
+
+    rules = [Rule.of(symbol, item) for item in scan_data(data).items for symbol in item.symbols]
+    successors: dict[str, set[str]] = {}
+    by_name: dict[str, list[Rule]] = {}
+    for rule in rules:
+        by_name.setdefault(rule.name, []).append(rule)
+    for rule in rules:
+        for other in rules if rule.item.follows else ():
+            if _supersedes(rule, other):
+                successors.setdefault(other.item.id, set()).add(rule.item.id)
+        for other in by_name[rule.name]:
+            if _supersedes(rule, other):
+                successors.setdefault(other.item.id, set()).add(rule.item.id)
+    changed = True
+    while changed:  # a chain: 2.1 -> 2.2 -> 2.3
+        changed = False
+        for after in successors.values():
+            more = set().union(*(successors.get(a, set()) for a in after)) - after
+            if more:
+                after |= more
+                changed = True
+    return successors
 
 
 def excerpt(source: str, lines: list[int]) -> tuple[str, dict[int, int]]:
