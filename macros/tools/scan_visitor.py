@@ -617,6 +617,13 @@ class UseVisitor(ast.NodeVisitor):
             if isinstance(node.func, ast.Attribute) and node.func.attr in self.methods:
                 self._match_method(node.func, call)
             self.visit(node.func)
+        if _identifier(node.func) in _SIGNATURE_READERS:
+            # `inspect.signature(torch.hub.load)`: reads the parameters, runs nothing.
+            saved, self._context = self._context, "isinstance"
+            for argument in [*node.args, *(k.value for k in node.keywords)]:
+                self.visit(argument)
+            self._context = saved
+            return
         if isinstance(node.func, ast.Name) and node.func.id in {"isinstance", "issubclass"} and len(node.args) == 2:
             self.visit(node.args[0])
             saved, self._context = self._context, "isinstance"
