@@ -208,6 +208,11 @@ def test_compatibility_code_is_not_reported(catalog: Catalog, tmp_path: Path) ->
         except ImportError:
             from torch.cuda.amp import GradScaler
         scaler = GradScaler()
+        if is_torch_version(">=", "2.4.0"):
+            from torch.amp import GradScaler as Scaler
+        else:
+            from torch.cuda.amp import GradScaler as Scaler
+        other: Scaler = Scaler()
         try:
             out = torch.utils.checkpoint.checkpoint(f, x, use_reentrant=False)
         except TypeError:

@@ -591,11 +591,16 @@ class UseVisitor(ast.NodeVisitor):
         # `if _TORCH_GREATER_EQUAL_2_3: a else: b`: a runs on every newer release, so the changes
         # after 2.3 reach it; only b, kept for older releases, is a shim.
         self.visit(node.test)
+        bound: dict[str, str] = {}
         for branch, runs_on_newer in ((node.body, newer), (node.orelse, not newer)):
             self._guards += not runs_on_newer
+            before = dict(self.aliases)
             for child in branch if isinstance(branch, list) else [branch]:
                 self.visit(child)
+            if runs_on_newer:  # what this branch binds is what holds on the newer releases
+                bound = {name: value for name, value in self.aliases.items() if before.get(name) != value}
             self._guards -= not runs_on_newer
+        self.aliases.update(bound)  # the older branch's fallback import does not replace it
 
     visit_IfExp = visit_If  # type: ignore[assignment]
 
