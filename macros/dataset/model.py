@@ -491,11 +491,6 @@ class SymbolUse(Record):
         description="Also a call of the name's last part as a method of any object the scanner cannot resolve "
         "(`a.cross(b)` for `torch.Tensor.cross`); `position` then counts from the first argument after the object.",
     )
-    unless_built_by: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]] = Field(
-        default=[],
-        description="Not a call whose first argument is made by a method of these names (`model.state_dict()`), "
-        "directly, as the values of a dict literal, or through a variable its function binds once to one.",
-    )
     name_kept: bool = Field(
         default=False,
         description="The name itself is neither deprecated nor removed; only what running it does changed. An "
@@ -524,7 +519,6 @@ class SymbolUse(Record):
             self.dtypes or None,
             self.name_kept or None,
             self.method or None,
-            self.unless_built_by or None,
         )
         if all(condition is None for condition in conditions):
             raise ValueError(

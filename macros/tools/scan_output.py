@@ -56,9 +56,7 @@ def as_text(findings: list[Finding]) -> str:
     for f in findings:
         by_item.setdefault(f.item_id, []).append(f)
     files = len({f.path for f in findings})
-    summary = [
-        f"{_count(len(findings), 'finding')} of {_count(len(by_item), 'change')} in {_count(files, 'file')}:\n"
-    ]
+    summary = [f"{_count(len(findings), 'finding')} of {_count(len(by_item), 'change')} in {_count(files, 'file')}:\n"]
     order = sorted(by_item.values(), key=lambda group: (_release_key(group[0].release), group[0].item_id))
     for group in order:
         f = group[0]

@@ -40,7 +40,6 @@ class Symbol:
     name_kept: bool = False
     dtypes: tuple[str, ...] = ()
     method: bool = False
-    unless_built_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -121,7 +120,6 @@ def from_catalog(catalog: Any) -> ScanData:
                             name_kept=symbol.name_kept,
                             dtypes=tuple(symbol.dtypes),
                             method=symbol.method,
-                            unless_built_by=tuple(symbol.unless_built_by),
                         )
                     )
                 else:
@@ -154,6 +152,7 @@ def _felt_on(item: Any) -> tuple[str, ...]:
 
 def to_json(data: ScanData) -> str:
     """The data file's text: stable (sorted as data/ is), ASCII, one field per line."""
+
     def symbol(s: Symbol) -> dict[str, object] | str:
         fields = {key: value for key, value in s.__dict__.items() if value != Symbol.__dataclass_fields__[key].default}
         fields = {key: list(value) if isinstance(value, tuple) else value for key, value in fields.items()}

@@ -59,7 +59,6 @@ class Rule:
     name_kept: bool = False  # only what running the name does changed: importing it is no use
     dtypes: frozenset[str] = frozenset()  # the change concerns a first argument of these dtypes
     method: bool = False  # also `anything.<last part>(...)`
-    unless_built_by: frozenset[str] = frozenset()  # not when the first argument is `x.<one of these>()`
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -76,7 +75,6 @@ class Rule:
             name_kept=symbol.name_kept,
             dtypes=frozenset(symbol.dtypes),
             method=symbol.method,
-            unless_built_by=frozenset(symbol.unless_built_by),
         )
 
     @property
@@ -254,8 +252,6 @@ class UseVisitor(ast.NodeVisitor):
             known = self._facts_of_function().dtypes.get(call.args[0].id)
             if known is not None and known not in rule.dtypes:
                 return None  # `trunc_normal_(w)` where w = torch.empty(..., dtype=torch.float32)
-        if rule.unless_built_by and call is not None and call.args and self._built_by(call.args[0], rule):
-            return None  # `torch.save(model.state_dict(), f)`
         if call is not None:
             facts = self._facts_of_function()
             call = replace(call, none=facts.none, dicts=facts.dicts)
@@ -436,22 +432,6 @@ class UseVisitor(ast.NodeVisitor):
         if id(function) not in self._facts:
             self._facts[id(function)] = self._bound_once(function)
         return self._facts[id(function)]
-
-    def _built_by(self, node: ast.expr, rule: Rule) -> bool:
-        """Whether `node` is made by a method the rule names (`m.state_dict()`), a dict literal of
-        such values (and literals), or a local name bound once to one of them."""
-        if isinstance(node, ast.Name):
-            node = self._facts_of_function().values.get(node.id, node)
-        if isinstance(node, ast.Call):
-            return (
-                isinstance(node.func, ast.Attribute)
-                and node.func.attr in rule.unless_built_by
-                and not any(k.arg == "keep_vars" for k in node.keywords)
-            )
-        if isinstance(node, ast.Dict) and node.values and None not in node.keys:
-            built = [self._built_by(value, rule) for value in node.values if not isinstance(value, ast.Constant)]
-            return bool(built) and all(built)
-        return False
 
     def _bound_once(self, function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> _Facts:
         """The function's variables bound exactly once, by `v = <value>`: v then holds that value
