@@ -291,3 +291,35 @@ def test_messages_carry_the_action_and_link_without_provenance(catalog: Catalog,
     assert dynamo[0].endswith("(https://example.org/releases/2.9.html#onnx-dynamo-default)")
     assert summary.splitlines()[0] == "4 findings of 2 changes in 1 file:"
     assert "\n  2.9 onnx-dynamo-default: 2 places — " in summary
+
+
+def test_trunc_normal_of_a_parameter_the_class_makes_in_the_default_dtype(catalog: Catalog, tmp_path: Path) -> None:
+    """2.12 changes low-precision trunc_normal_; a parameter made by torch.zeros without dtype= is
+    float32 (the default dtype), wherever in the class it is initialized."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self, n, wide):
+                self.pos: nn.Parameter | None = None
+                self.pos = nn.Parameter(torch.zeros(1, n))
+                if wide:
+                    self.cls = nn.Parameter(torch.zeros(1, 2 * n))
+                else:
+                    self.cls = nn.Parameter(torch.zeros(1, n))
+                self.half = nn.Parameter(torch.zeros(1, n, dtype=torch.bfloat16))
+                self.other = nn.Parameter(make(n))
+                nn.init.trunc_normal_(self.pos, std=0.02)
+            def init_weights(self, m):
+                nn.init.trunc_normal_(self.cls, std=0.02)
+                nn.init.trunc_normal_(self.half, std=0.02)
+                nn.init.trunc_normal_(self.other, std=0.02)
+                nn.init.trunc_normal_(m.weight, std=0.02)
+        """,
+        "2.11",
+        "2.12",
+    )
+    assert lines(pairs, "cpu-low-precision-sampling-changed") == [16, 17, 18]

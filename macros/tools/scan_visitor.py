@@ -41,6 +41,13 @@ _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
 #: of torch.zeros and torch.empty_like, which says torch.empty_like(x) is torch.empty(x.size(),
 #: dtype=x.dtype, ...)): a variable bound once to one of these holds that dtype.
 DTYPE_FACTORIES = frozenset({"torch.empty", "torch.empty_like", "torch.zeros"})
+#: Factories that make a tensor of the global default dtype when no `dtype=` is given (PyTorch's
+#: documentation of each: "if None, uses a global default (see torch.set_default_dtype())"),
+#: float32 unless the program changes it.
+DEFAULT_DTYPE_FACTORIES = frozenset({"torch.empty", "torch.zeros", "torch.ones", "torch.randn", "torch.rand"})
+DEFAULT_DTYPE = "torch.float32"
+#: A parameter wraps a tensor and keeps its dtype.
+PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 
 
 @dataclass(frozen=True)
@@ -204,6 +211,7 @@ class UseVisitor(ast.NodeVisitor):
         self._bases: list[list[str]] = []  # listed base classes of the enclosing classes
         self._function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None = None  # the innermost one
         self._facts: dict[int, _Facts] = {}  # per function: what its variables bound once hold
+        self._class_dtypes: list[dict[str, str]] = []  # per enclosing class: self.<attr> -> its dtype
         self.methods: dict[str, list[Rule]] = {}  # `x.cross(...)`: last part -> rules that take methods
         for rules in index.values():
             for rule in rules:
@@ -248,8 +256,13 @@ class UseVisitor(ast.NodeVisitor):
             # A type check, an annotation or an import does not run the changed behaviour; for a
             # name deprecated or removed they are places to change.
             return None
-        if rule.dtypes and call is not None and call.args and isinstance(call.args[0], ast.Name):
-            known = self._facts_of_function().dtypes.get(call.args[0].id)
+        if rule.dtypes and call is not None and call.args:
+            first = call.args[0]
+            known = None
+            if isinstance(first, ast.Name):
+                known = self._facts_of_function().dtypes.get(first.id)
+            elif isinstance(first, ast.Attribute) and isinstance(first.value, ast.Name) and first.value.id == "self":
+                known = self._class_dtypes[-1].get(first.attr) if self._class_dtypes else None
             if known is not None and known not in rule.dtypes:
                 return None  # `trunc_normal_(w)` where w = torch.empty(..., dtype=torch.float32)
         if call is not None:
@@ -489,6 +502,47 @@ class UseVisitor(ast.NodeVisitor):
         }
         return _Facts(values, dtypes, none, dicts)
 
+    def _attributes_of_one_dtype(self, node: ast.ClassDef) -> dict[str, str]:
+        """The class's `self.<attr>` that every method binds only to a new tensor of one known dtype
+        (or to None): `self.pos = nn.Parameter(torch.zeros(1, n))` (the default dtype, float32) or
+        a factory with an explicit `dtype=`. Any other binding of the attribute (another value,
+        `+=`, a tuple target) leaves it unknown."""
+        found: dict[str, set[str | None]] = {}
+        for child in ast.walk(node):
+            targets: list[ast.expr] = []
+            if isinstance(child, ast.Assign | ast.AnnAssign) and (
+                child.value is None or (isinstance(child.value, ast.Constant) and child.value.value is None)
+            ):
+                continue  # `self.pos: Parameter | None = None`: no tensor, no dtype to disagree
+            if isinstance(child, ast.Assign):
+                targets = child.targets
+            elif isinstance(child, ast.AnnAssign | ast.AugAssign):
+                targets = [child.target]
+            for target in targets:
+                for element in ast.walk(target):
+                    if (
+                        isinstance(element, ast.Attribute)
+                        and isinstance(element.value, ast.Name)
+                        and element.value.id == "self"
+                        and isinstance(element.ctx, ast.Store)
+                    ):
+                        simple = isinstance(child, ast.Assign) and len(child.targets) == 1 and target is element
+                        found.setdefault(element.attr, set()).add(
+                            self._new_tensor_dtype(child.value) if simple else None
+                        )
+        return {name: dtypes.pop() for name, dtypes in found.items() if len(dtypes) == 1 and None not in dtypes}  # type: ignore[misc]
+
+    def _new_tensor_dtype(self, value: ast.expr | None) -> str | None:
+        """The dtype of `factory(...)` or `Parameter(factory(...))`: its `dtype=`, else the default."""
+        if isinstance(value, ast.Call) and self.qualified(value.func) in PARAMETERS and value.args:
+            value = value.args[0]
+        if not isinstance(value, ast.Call) or self.qualified(value.func) not in DEFAULT_DTYPE_FACTORIES:
+            return None
+        dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
+        if dtype is None:
+            return None if any(k.arg is None for k in value.keywords) else DEFAULT_DTYPE
+        return self.qualified(dtype)
+
     def _made_with_dtype(self, value: ast.expr | None) -> str | None:
         if not isinstance(value, ast.Call) or self.qualified(value.func) not in DTYPE_FACTORIES:
             return None
@@ -517,11 +571,13 @@ class UseVisitor(ast.NodeVisitor):
         unsubscripted = [base.value if isinstance(base, ast.Subscript) else base for base in node.bases]
         bases = [name for name in map(self.qualified, unsubscripted) if name is not None]
         self._bases.append(bases)
+        self._class_dtypes.append(self._attributes_of_one_dtype(node))
         saved_function, self._function = self._function, None  # a class body has its own names
         for statement in node.body:
             self.visit(statement)
         self._function = saved_function
         self._bases.pop()
+        self._class_dtypes.pop()
         self.aliases.pop(node.name, None)
 
     # --- guards and handlers -------------------------------------------------------------------
