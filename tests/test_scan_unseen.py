@@ -323,3 +323,21 @@ def test_trunc_normal_of_a_parameter_the_class_makes_in_the_default_dtype(catalo
         "2.12",
     )
     assert lines(pairs, "cpu-low-precision-sampling-changed") == [16, 17, 18]
+
+
+def test_actions_name_no_sources_of_the_site(catalog: Catalog) -> None:
+    """What the scanner prints is what to do: the site's notes on how it knows (our inference,
+    read in the wheel, what the notes' table says) stay on the release pages."""
+    from macros.tools.scan import scan_data
+
+    actions = {item.id: item.action for item in scan_data(catalog).items}
+    for phrase in (
+        "our inference",
+        "our reading",
+        "our suggestion",
+        "read in the wheel",
+        "the wheel shows",
+        "not verified",
+    ):
+        assert not [item for item, action in actions.items() if phrase in action.lower()], phrase
+    assert actions["device-specific-amp-deprecated"].endswith("take the device as an argument.")

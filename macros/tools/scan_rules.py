@@ -84,7 +84,10 @@ def felt_in(item: ScanItem, environments: frozenset[str]) -> bool:
 _PROVENANCE = re.compile(
     r"\s*\([^()]*\bour (?:inference|reading|suggestion)\b[^()]*\)"
     r"|\s*[^.()]*\bread in the(?: [\w.]+)? wheel\b[^.()]*\."
-    r"|\s*Not in the readable part of the notes;[^.]*\.",
+    r"|\s*Not in the readable part of the notes;[^.]*\."
+    r"|\s*The notes' table .*?; the wheel shows .*?\.(?=\s|$)"
+    r"|\s*\(not verified here\)"
+    r"|,? as the notes say(?=\.)",
     re.IGNORECASE,
 )
 
