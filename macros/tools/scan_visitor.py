@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from macros.dataset.vocabulary import TORCH
 from macros.tools.scan_output import MAY_APPLY
 from macros.tools.scan_rules import ScanItem, Symbol
 
@@ -798,12 +799,12 @@ def _reads_torch_version(node: ast.AST) -> bool:
             root = child.value
             while isinstance(root, ast.Attribute | ast.Call):
                 root = root.value if isinstance(root, ast.Attribute) else root.func
-            if isinstance(root, ast.Name) and root.id == "torch":
+            if isinstance(root, ast.Name) and root.id == TORCH:
                 return True
         if (
             isinstance(child, ast.Call)
             and "version" in _identifier(child.func).lower()
-            and any(isinstance(a, ast.Constant) and a.value == "torch" for a in child.args)
+            and any(isinstance(a, ast.Constant) and a.value == TORCH for a in child.args)
         ):
             return True  # compare_versions("torch", ">=", "2.0"), version("torch")
     return False
