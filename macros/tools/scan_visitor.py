@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -177,6 +177,18 @@ def literal_keywords(node: ast.expr | None) -> list[ast.keyword] | None:
     return None
 
 
+class _LazyClass:
+    """A class's `self.<attr>` dtypes, read from its body the first time a rule asks (few do)."""
+
+    def __init__(self, node: ast.ClassDef, read: Callable[[ast.ClassDef], dict[str, str]]) -> None:
+        self._node, self._read, self._dtypes = node, read, None
+
+    def get(self, name: str) -> str | None:
+        if self._dtypes is None:
+            self._dtypes = self._read(self._node)
+        return self._dtypes.get(name)
+
+
 @dataclass(frozen=True)
 class _Facts:
     """What one function's variables bound exactly once hold."""
@@ -212,7 +224,7 @@ class UseVisitor(ast.NodeVisitor):
         self._bases: list[list[str]] = []  # listed base classes of the enclosing classes
         self._function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None = None  # the innermost one
         self._facts: dict[int, _Facts] = {}  # per function: what its variables bound once hold
-        self._class_dtypes: list[dict[str, str]] = []  # per enclosing class: self.<attr> -> its dtype
+        self._class_dtypes: list[_LazyClass] = []  # per enclosing class: self.<attr> -> its dtype, when asked
         self.methods: dict[str, list[Rule]] = {}  # `x.cross(...)`: last part -> rules that take methods
         for rules in index.values():
             for rule in rules:
@@ -572,7 +584,7 @@ class UseVisitor(ast.NodeVisitor):
         unsubscripted = [base.value if isinstance(base, ast.Subscript) else base for base in node.bases]
         bases = [name for name in map(self.qualified, unsubscripted) if name is not None]
         self._bases.append(bases)
-        self._class_dtypes.append(self._attributes_of_one_dtype(node))
+        self._class_dtypes.append(_LazyClass(node, self._attributes_of_one_dtype))
         saved_function, self._function = self._function, None  # a class body has its own names
         for statement in node.body:
             self.visit(statement)
