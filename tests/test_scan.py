@@ -332,7 +332,9 @@ def test_the_wheel_installs_a_working_command_without_the_sites_dependencies(tmp
     assert result.returncode == 1, result.stderr
     first, *_ = result.stdout.splitlines()
     assert first.startswith("train.py:2:1: export-for-training-removed torch.export.export_for_training removed — ")
-    assert first.endswith("(https://pytorch-release-atlas.github.io/atlas/releases/2.11.html#export-for-training-removed)")
+    assert first.endswith(
+        "(https://pytorch-release-atlas.github.io/atlas/releases/2.11.html#export-for-training-removed)"
+    )
     assert "scan from 2.10 to " in result.stderr and "torch>=2.10 (pyproject.toml)" in result.stderr
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert hook["entry"] == "pytorch-upgrade-scan"
