@@ -9,6 +9,8 @@
                                 write the site as plain files and a mkdocs.yml without hooks or
                                 macros (the exit plan off MkDocs hooks; see CONTRIBUTING.md)
     python -m macros index      fetch PyPI's file lists into data/pypi.json (the only network use)
+    python -m macros scandata   write macros/tools/scan_data.json, what the installed scanner
+                                reads (the scanned items of data/, as plain text)
     python -m macros ledger NOTES.md --release X.Y [--notes SOURCE_ID]
                                 write data/ledger/X.Y.yaml: one entry per entry of the notes, to
                                 decide (keeps the decisions of an existing ledger)
@@ -29,13 +31,11 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from macros.dataset.model import version_key
 from macros.dataset.problems import DataError
 from macros.query.catalog import open_catalog
 from macros.query.coverage import coverage_report, ledger_summary
 from macros.tools.materialize import MaterializeError, load_config, materialize
 from macros.tools.permalinks import missing, write_manifest
-from macros.tools.scan import ScanUsageError, scan
 from macros.tools.schema import write_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "command",
         metavar="COMMAND",
-        choices=["check", "schema", "coverage", "permalinks", "materialize", "index"],
+        choices=["check", "schema", "coverage", "permalinks", "materialize", "index", "scandata"],
         help="one of the commands above (scan and ledger take their own options: add --help)",
     )
     parser.add_argument("out", nargs="?", type=Path, help="materialize: the folder to write (new or empty)")
@@ -98,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(f"wrote {target}")
         return 0
+    if args.command == "scandata":
+        from macros.tools.scan_rules import write
+
+        print(f"wrote {write(catalog, _site_url())}")
+        return 0
     if args.command == "check":
         items = sum(len(release.items) for release in catalog.releases)
         print(f"data OK: {len(catalog.releases)} releases, {items} items, {len(catalog.sources)} sources")
@@ -108,83 +113,26 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def scan_command() -> int:
-    """Console script of the installed package (the pre-commit hook): `pytorch-upgrade-scan`."""
-    return _scan(sys.argv[1:])
+    """The installed console script's former entry point (kept for installs made before it moved)."""
+    from macros.tools.scan_cli import installed_command
+
+    return installed_command()
 
 
 def _default_data() -> Path:
-    """data/ of this checkout, or the copy installed with the package (pre-commit)."""
-    if (ROOT / "data" / "sources.yaml").exists():
-        return ROOT / "data"
-    from importlib.resources import files
+    """data/ of this checkout."""
+    return ROOT / "data"
 
-    return Path(str(files("atlas_data").joinpath("sources.yaml"))).parent
+
+def _checkout_data(folder: Path | None) -> tuple[object, str]:
+    """`python -m macros scan` in a checkout reads data/ (or --data) itself: an edit counts at once."""
+    return open_catalog(folder or _default_data()), _site_url()
 
 
 def _scan(argv: list[str]) -> int:
-    """The scan command: findings on stdout; problems and skipped files as lines on stderr."""
-    # A pipe closed early or a terminal that cannot show a name must not end in a traceback.
-    for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
-    try:
-        return _run_scan(argv)
-    except BrokenPipeError:
-        sys.stderr.close()  # the reader went away: nothing more to say
-        return 1
-    except KeyboardInterrupt:
-        print("python -m macros scan: interrupted", file=sys.stderr)
-        return 130
+    from macros.tools.scan_cli import main as scan_main
 
-
-def _run_scan(argv: list[str]) -> int:
-    from macros.tools.scan_output import as_json, as_sarif, as_text, base_folder
-    from macros.tools.scan_range import project_range
-
-    parser = _OneLineParser(prog="python -m macros scan", exit_on_error=False)
-    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    parser.add_argument(
-        "--from", dest="start", metavar="A", help="the release you are on (default: read from the project)"
-    )
-    parser.add_argument("--to", dest="end", metavar="B", help="the release you move to (default: the newest covered)")
-    parser.add_argument("--format", choices=["text", "json", "sarif"], default="text")
-    parser.add_argument(
-        "--on",
-        action="append",
-        default=[],
-        metavar="ENV",
-        help="also report the changes only ENV feels: cuda, rocm, xpu, mps, cpu, source, linux, windows, macos",
-    )
-    parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
-    args = _parse(parser, argv)
-    if isinstance(args, int):
-        return args
-    try:
-        catalog = open_catalog(args.data or _default_data())
-        start, end = args.start, args.end or catalog.releases[-1].version
-        if start is None:
-            found = project_range(args.paths, [release.version for release in catalog.releases])
-            start, end = found.start, args.end or found.end
-            if version_key(start) >= version_key(end):
-                print(f"nothing to scan: {found.requirement} ({found.where}) starts at {end} or later", file=sys.stderr)
-                return 0
-            shown = "any older release" if start == "0.0" else start
-            print(f"scan from {shown} to {end}: {found.requirement} ({found.where})", file=sys.stderr)
-        result = scan(args.paths, catalog, start, end, _site_url(), frozenset(args.on))
-    except ScanUsageError as error:
-        print(f"python -m macros scan: error: {error}", file=sys.stderr)
-        return 2
-    except DataError as error:
-        print(error.report(), file=sys.stderr)
-        return 2
-    if args.format == "sarif":
-        sys.stdout.write(as_sarif(result.findings, start, end, base_folder(args.paths)))
-    else:
-        sys.stdout.write((as_json if args.format == "json" else as_text)(result.findings))
-    for skipped in result.skipped:
-        print(f"skipped {skipped}", file=sys.stderr)
-    sys.stdout.flush()
-    return 1 if result.findings else 0
+    return scan_main(argv, prog="python -m macros scan", load=_checkout_data)
 
 
 class _UsageError(Exception):
