@@ -40,8 +40,6 @@ LABELS: dict[str, str] = {
     "libc version": "libc",
     "cuda_module_loading set to": "moduleLoading",
     "is xnnpack available": "xnnpack",
-    "cpu": "cpu",
-    "model name": "cpuModel",
 }
 _NOT_COLLECTED = re.compile(r"^(could not collect|n/a|none|no cuda|unknown|)$", re.I)
 _LABEL = re.compile(r"^([A-Za-z][A-Za-z0-9_ ./-]{0,40}?)\s*:(?:\s+|$)(.*)$")
@@ -71,7 +69,6 @@ class Reading:
     driver: str = ""
     macos: str = ""
     glibc: str = ""
-    cpu: str = ""
     hip: bool = False
     cuda_available: bool | None = None
 
@@ -241,8 +238,6 @@ def parse_collect_env(text: str) -> Reading:
     libc = fields.get("libc")
     glibc = re.search(r"glibc[- ]?(\d+\.\d+)", libc.value, re.I) if libc else None
     reading.glibc = glibc.group(1) if glibc else ""
-    cpu = fields.get("cpuModel") or fields.get("cpu")
-    reading.cpu = cpu.value if cpu and _collected(cpu) else ""
     reading.hip = _collected(fields.get("hip")) or _collected(fields.get("miopen"))
     return reading
 
