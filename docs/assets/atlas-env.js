@@ -106,7 +106,7 @@
     if (rocm) return names.rocm + rocm[1] + "." + rocm[2];
     if (fields.xpuBuild && collected(fields.xpuBuild) && /true/i.test((fields.xpuAvailable || {}).value || "")) return names.xpu;
     if (!torch) return "";
-    // macOS wheels: Apple silicon ones carry MPS; Intel Macs only ever had CPU builds.
+    // macOS wheels: Apple silicon ones carry MPS; Intel Macs run MPS only with an AMD GPU.
     if (os.os === names.macos) return os.arch === "x86_64" ? names.cpu : names.mps;
     // A torch that names no CUDA, ROCm or XPU build and says so ("None") is a CPU build.
     if (fields.cudaBuild && /^none$/i.test(fields.cudaBuild.value)) return names.cpu;
@@ -168,7 +168,8 @@
     var parsed = fieldsOf(text);
     var fields = parsed.fields;
     var result = { torch: "", torchFull: "", build: "", variant: "", os: "", osName: "", arch: "", wsl: false,
-      python: "", gpus: [], gpuText: "", driver: "", cudaAvailable: null, read: [], missing: [] };
+      python: "", gpus: [], gpuText: "", driver: "", cudaAvailable: null, macos: "", glibc: "", hip: false,
+      read: [], missing: [] };
     var read = function (field, label) { result.read.push({ field: field, label: label }); };
     var miss = function (field, why) { result.missing.push({ field: field, why: why }); };
 
@@ -218,6 +219,9 @@
     } else {
       miss("driver", fields.driver ? "Nvidia driver version: " + fields.driver.value : "no “Nvidia driver version:” line");
     }
+    if (result.os === names.macos) result.macos = (result.osName.match(/mac ?os x?\s*(\d+(?:\.\d+)*)/i) || [])[1] || "";
+    result.glibc = ((fields.libc && fields.libc.value.match(/glibc[- ]?(\d+\.\d+)/i)) || [])[1] || "";
+    result.hip = collected(fields.hip) || collected(fields.miopen);
     return result;
   }
 
@@ -317,8 +321,298 @@
     return { verdict: "no", needs: needs, floor: floor };
   }
 
+  /* --- the plan: the newest release that runs the machine ------------------------------------
+     The lookups of macros/query/planner.py (`evaluate`, `plan`) on the tables the build writes
+     (assets/atlas-plan.js, `plan_tables`): the rules, GPU code included, were applied there; here
+     they are only read. render/doctor.py writes the same sentences; a test compares both. */
+
+  var AMD = /AMD|Radeon|Instinct|gfx\d/i;
+
+  /* What the plan needs of a reading (collect_env.py `machine_of`). */
+  function machineOf(found, facts, tables) {
+    var fam = tables.families, os = tables.os;
+    var nvidia = found.gpus.filter(function (name) { return !AMD.test(name); });
+    var amd = found.gpus.filter(function (name) { return AMD.test(name); });
+    var models = nvidia.map(function (name) { return gpuModel(name, facts); });
+    var seen = {};
+    models.forEach(function (model) { if (model) seen[model.capability] = true; });
+    var capabilities = Object.keys(seen).sort(function (a, b) { return capabilityKey(a) - capabilityKey(b); });
+    var unknown = models.some(function (model) { return !model; });
+    var variant = found.variant;
+    var accelerator = "";
+    if (found.os === os.macos) accelerator = "";
+    else if (variant.indexOf(fam.rocm) === 0 || amd.length || (found.hip && !nvidia.length)) accelerator = fam.rocm;
+    else if (variant === fam.xpu) accelerator = fam.xpu;
+    else if (capabilities.length || (nvidia.length && found.driver) || (/^cu\d/.test(variant) && found.driver)) accelerator = fam.cuda;
+    else if (found.os) accelerator = fam.cpu;
+    return { os: found.os, arch: found.arch, python: found.python, accelerator: accelerator, capabilities: capabilities,
+      gpuUnknown: unknown || (accelerator === fam.cuda && !capabilities.length), driver: found.driver,
+      osVersion: found.os === os.macos ? found.macos : found.os === os.linux ? found.glibc : "",
+      amdGpu: amd.length > 0 && found.os === os.macos };
+  }
+
+  function copy(machine, changes) {
+    var out = {};
+    Object.keys(machine).forEach(function (key) { out[key] = machine[key]; });
+    Object.keys(changes).forEach(function (key) { out[key] = changes[key]; });
+    return out;
+  }
+
+  function releaseKey(version) {
+    return String(version).split(".").filter(function (part) { return /^\d+$/.test(part); }).map(Number);
+  }
+
+  function compareKeys(a, b) {
+    for (var i = 0; i < Math.max(a.length, b.length); i++) {
+      var d = (a[i] || 0) - (b[i] || 0);
+      if (d) return d;
+    }
+    return 0;
+  }
+
+  /* planner.py `driver_verdict`: [verdict, the driver it names]. */
+  function driverVerdict(driver, cuda, os, tables) {
+    var systems = tables.driverSystems;
+    var system = systems.indexOf(os) >= 0 ? os : systems[0];
+    var needs = (tables.drivers[cuda] || {})[system] || "";
+    var floor = (tables.driverFloors[cuda.split(".")[0]] || {})[system] || "";
+    if (!driver || !(needs || floor)) return ["unknown", ""];
+    if (needs && atLeast(driver, needs)) return ["yes", needs];
+    if (floor && atLeast(driver, floor)) return ["compat", floor];
+    return ["no", floor || needs];
+  }
+
+  var RANK = { yes: 3, compat: 2, unknown: 1 };
+
+  function oldest(capabilities) {
+    return capabilities.length ? capabilities.slice().sort(function (a, b) { return capabilityKey(a) - capabilityKey(b); })[0] : "";
+  }
+
+  /* planner.py `evaluate`: one release against the machine. */
+  function evaluate(release, machine, tables) {
+    var fam = tables.families, os = tables.os, labels = tables.platformLabels;
+    var step = { release: release.version, patch: release.patch, wheel: "", blocker: "", detail: {}, partial: [] };
+    var key, partial;
+    if (!machine.arch && machine.os === os.macos) { key = os.macos + "-arm64"; partial = ["arch-assumed"]; }
+    else if (!machine.arch) { key = machine.os + "-x86_64"; partial = ["arch-assumed"]; }
+    else { key = machine.os + "-" + machine.arch; partial = []; }
+    var stop = function (blocker, detail) { step.blocker = blocker; step.detail = detail; step.partial = partial; return step; };
+    var run = function (wheel, detail) { step.wheel = wheel; step.detail = detail || {}; step.partial = partial; return step; };
+    var platforms = release.platforms;
+    if (!Object.prototype.hasOwnProperty.call(platforms, key)) {
+      partial = [];
+      return stop(key === os.macos + "-x86_64" ? "intel-mac" : "platform", { platform: labels[key] || key });
+    }
+    if (!machine.python) partial.push("python-unknown");
+    else if (release.python.indexOf(machine.python) < 0) { partial = []; return stop("python", { python: machine.python, range: release.python }); }
+    var floor = platforms[key];
+    if (floor && (machine.os === os.linux || machine.os === os.macos)) {
+      if (!machine.osVersion) partial.push("os-version-unknown");
+      else if (!atLeast(machine.osVersion, floor)) {
+        partial = [];
+        return stop(machine.os === os.linux ? "glibc" : "macos", { floor: floor, have: machine.osVersion });
+      }
+    }
+    if (machine.os === os.macos) {
+      var gpu = key === os.macos + "-arm64" || machine.amdGpu;
+      if (gpu && release.mps === null) { partial.push("mps-unknown"); return run(fam.mps); }
+      var onMps = gpu && Boolean(machine.osVersion) && atLeast(machine.osVersion, release.mps);
+      return run(onMps ? fam.mps : fam.cpu);
+    }
+    if (machine.accelerator === fam.cuda) {
+      if (key === os.linux + "-aarch64") { partial.push("cuda-aarch64"); return run(fam.cpu); }
+      if (key === os.windows + "-x86_64") partial.push("cuda-windows");
+      if (release.cudaPartial) partial.push("cuda-builds");
+      if (machine.gpuUnknown || !machine.capabilities.length) partial.push("gpu-unknown");
+      var running = release.cuda.filter(function (build) {
+        return machine.capabilities.every(function (capability) { return Object.prototype.hasOwnProperty.call(build.runs, capability); });
+      });
+      if (!running.length) {
+        return stop("gpu", { capability: oldest(machine.capabilities), wheels: release.cuda.map(function (b) { return b.variant; }) });
+      }
+      var verdicts = running.map(function (build) { return [build].concat(driverVerdict(machine.driver, build.cuda, machine.os, tables)); });
+      var usable = verdicts.filter(function (entry) { return entry[1] !== "no"; });
+      if (!usable.length) {
+        var lowest = verdicts.slice().sort(function (a, b) { return compareKeys(releaseKey(a[2]), releaseKey(b[2])); })[0];
+        return stop("driver", { driver: machine.driver, needs: lowest[2], wheel: lowest[0].variant });
+      }
+      var best = usable.slice().sort(function (a, b) {
+        return (RANK[b[1]] - RANK[a[1]]) || (Number(!b[0].experimental) - Number(!a[0].experimental)) ||
+          compareKeys(releaseKey(b[0].cuda), releaseKey(a[0].cuda));
+      })[0];
+      if (best[1] === "unknown") partial.push("driver-unknown");
+      return run(best[0].variant, { driver: best[1], needs: best[2], code: best[0].runs[oldest(machine.capabilities)] || "" });
+    }
+    if (machine.accelerator === fam.rocm || machine.accelerator === fam.xpu) {
+      var family = machine.accelerator;
+      var offered = family === fam.rocm ? release.rocm : release.xpu;
+      if (key !== os.linux + "-x86_64" && !(family === fam.xpu && key === os.windows + "-x86_64")) {
+        return stop(family, { known: true, platform: labels[key] });
+      }
+      if (offered === null) return stop(family, { known: false });
+      if (!offered || (Array.isArray(offered) && !offered.length)) return stop(family, { known: true });
+      return run(family === fam.rocm ? offered[offered.length - 1] : fam.xpu);
+    }
+    return run(fam.cpu);
+  }
+
+  function walk(machine, tables) {
+    var blocked = [];
+    for (var i = tables.releases.length - 1; i >= 0; i--) {
+      var step = evaluate(tables.releases[i], machine, tables);
+      if (step.wheel) return { newest: step, blocked: blocked.reverse() };
+      blocked.push(step);
+    }
+    return { newest: null, blocked: blocked.reverse() };
+  }
+
+  function releaseOf(version, tables) {
+    return tables.releases.filter(function (release) { return release.version === version; })[0];
+  }
+
+  function installCommand(step, machine, tables) {
+    var release = releaseOf(step.release, tables);
+    if (machine.os === tables.os.macos) return "pip install " + release.packages;
+    return "pip install " + release.packages + " --index-url " + tables.index + "/" + step.wheel;
+  }
+
+  function regular(pythons) {
+    return pythons.filter(function (p) { return !/t$/.test(p); });
+  }
+
+  function driverNeeded(release, machine, tables) {
+    var needs = [];
+    release.cuda.forEach(function (build) {
+      var all = machine.capabilities.every(function (capability) { return Object.prototype.hasOwnProperty.call(build.runs, capability); });
+      if (!all) return;
+      var verdict = driverVerdict("0", build.cuda, machine.os, tables);
+      if (verdict[0] === "no" && verdict[1]) needs.push(verdict[1]);
+    });
+    needs.sort(function (a, b) { return compareKeys(releaseKey(a), releaseKey(b)); });
+    return needs[0] || "";
+  }
+
+  /* planner.py `plan` and `Plan.as_json`: the answer, and the steps its sentences name. */
+  function planFor(machine, tables) {
+    var found = walk(machine, tables);
+    var newest = found.newest;
+    var unlocks = [];
+    var kinds = [["driver", "driver", { driver: "" }], ["python", "python", { python: "" }],
+      [machine.os === tables.os.macos ? "macos" : "glibc", "osVersion", { osVersion: "" }]];
+    kinds.forEach(function (entry) {
+      if (!machine[entry[1]]) return;
+      var better = walk(copy(machine, entry[2]), tables).newest;
+      if (!better || (newest && compareKeys(releaseKey(better.patch), releaseKey(newest.patch)) <= 0)) return;
+      var release = releaseOf(better.release, tables);
+      var value;
+      if (entry[0] === "driver") value = driverNeeded(release, machine, tables);
+      else if (entry[0] === "python") value = release.python[0] + "–" + regular(release.python).slice(-1)[0];
+      else {
+        var key = machine.arch ? machine.os + "-" + machine.arch : machine.os === tables.os.macos ? tables.os.macos + "-arm64" : machine.os + "-x86_64";
+        value = release.platforms[key];
+      }
+      if (value) unlocks.push({ kind: entry[0], value: value, release: better.patch });
+    });
+    return {
+      newest: newest ? newest.patch : null,
+      wheel: newest ? newest.wheel : null,
+      partial: newest ? newest.partial : [],
+      command: newest ? installCommand(newest, machine, tables) : "",
+      blocked: found.blocked.map(function (step) { return { release: step.release, blocker: step.blocker, partial: step.partial }; }),
+      unlocks: unlocks,
+      steps: { newest: newest, blocked: found.blocked }
+    };
+  }
+
+  /* render/doctor.py `reason`. */
+  function reason(step) {
+    var d = step.detail;
+    switch (step.blocker) {
+      case "platform": return "PyPI has no " + d.platform + " wheel of it";
+      case "intel-mac": return "it has no wheel for an Intel Mac (macOS x86_64)";
+      case "python":
+        var pythons = regular(d.range);
+        return "it has no wheel for Python " + d.python + " (only " + pythons[0] + " to " + pythons[pythons.length - 1] + ")";
+      case "glibc": return "its Linux wheels need glibc " + d.floor + " or newer (this machine has " + d.have + ")";
+      case "macos": return "its macOS wheels need macOS " + d.floor + " or newer (this Mac has " + d.have + ")";
+      case "gpu":
+        var known = step.partial.indexOf("cuda-builds") >= 0;
+        return "no " + (known ? "CUDA wheel the data knows" : "CUDA wheel") + " (" + d.wheels.join(", ") + ") has code for sm_" +
+          d.capability.replace(".", "") + (known ? " (the data knows only some of its CUDA builds)" : "");
+      case "rocm":
+      case "xpu":
+        var label = step.blocker === "rocm" ? "ROCm" : "XPU";
+        if (!d.known) return "the data does not know its " + label + " wheels";
+        return "it has no " + label + " wheel" + (d.platform ? " for " + d.platform : "");
+      case "driver": return "the NVIDIA driver " + d.driver + " is older than " + d.needs + ", the oldest its " + d.wheel + " wheel runs on";
+    }
+    return step.blocker;
+  }
+
+  /* render/doctor.py `head`. */
+  function planHead(plan, tables) {
+    var step = plan.steps.newest;
+    if (!step) return "No PyTorch release this site covers runs this machine.";
+    var text = "The newest PyTorch that runs this machine: " + step.patch + " (wheel " + step.wheel + ").";
+    if (step.detail.driver === "compat") {
+      text += " Its NVIDIA driver is older than the one NVIDIA pairs with this CUDA build; the wheel runs on it" +
+        " under NVIDIA's minor-version compatibility (from " + step.detail.needs + "), with its limits.";
+    }
+    if (step.partial.length) {
+      text += " Known only in part: " + step.partial.map(function (key) { return tables.partial[key]; }).join("; ") + ".";
+    }
+    return text;
+  }
+
+  /* render/doctor.py `sentences`: options.to (a guide's B), options.torch and options.build (the
+     torch the paste runs). Returns [{kind, text}]: head, command, already, target, blocked, unlock, note. */
+  function planSentences(plan, machine, tables, options) {
+    options = options || {};
+    var out = [{ kind: "head", text: planHead(plan, tables) }];
+    if (plan.command) out.push({ kind: "command", text: plan.command });
+    var to = options.to || "";
+    if (options.torch && to && compareKeys(releaseKey(options.torch), releaseKey(to)) >= 0) {
+      var kind = options.build === "nightly" ? " (a nightly build)" : options.build === "source" ? " (built from source)" : "";
+      out.push({ kind: "already", text: "You already run PyTorch " + options.torch + kind + ": at or past " + to + "." });
+    }
+    var newest = plan.steps.newest;
+    if (to && newest && compareKeys(releaseKey(to), releaseKey(newest.release)) > 0) {
+      var stop = plan.steps.blocked.filter(function (step) { return step.release === to; })[0];
+      if (stop) {
+        out.push({ kind: "target", release: newest.release, text: to + " does not run this machine: " + reason(stop) +
+          ". The newest release that does is " + newest.release + "." });
+      }
+    }
+    var groups = [];
+    plan.steps.blocked.forEach(function (step) {
+      var text = reason(step);
+      var last = groups[groups.length - 1];
+      if (last && last.text === text) last.last = step.release;
+      else groups.push({ first: step.release, last: step.release, text: text });
+    });
+    groups.forEach(function (group) {
+      var span = group.first === group.last ? group.first : group.first + " to " + group.last;
+      out.push({ kind: "blocked", text: "Not " + span + ": " + group.text + "." });
+    });
+    plan.unlocks.forEach(function (unlock) {
+      var what = { driver: "An NVIDIA driver " + unlock.value + " or newer", python: "Python " + unlock.value,
+        macos: "macOS " + unlock.value + " or newer", glibc: "glibc " + unlock.value + " or newer" }[unlock.kind];
+      out.push({ kind: "unlock", text: what + " would run " + unlock.release + "." });
+    });
+    if (newest && newest.wheel === tables.families.cpu && machine.os === tables.os.macos && machine.arch !== "x86_64" && machine.osVersion) {
+      out.push({ kind: "note", text: "MPS needs macOS " + releaseOf(newest.release, tables).mps + " or newer in " + newest.release + ": on this Mac it runs on the CPU." });
+    }
+    if (newest && newest.wheel === tables.families.cpu && machine.os === tables.os.macos && machine.arch === "x86_64") {
+      out.push({ kind: "note", text: "On an Intel Mac with an AMD GPU this wheel also runs MPS, from macOS " + releaseOf(newest.release, tables).mps + "." });
+    }
+    if (machine.accelerator === tables.families.cuda && !machine.capabilities.length) {
+      out.push({ kind: "note", text: "The GPU was not read or is not in the site's list: its compute capability is not checked." });
+    }
+    return out;
+  }
+
   var api = { parseCollectEnv: parseCollectEnv, gpuModel: gpuModel, oldestGpu: oldestGpu, driverFor: driverFor,
-    atLeast: atLeast };
+    atLeast: atLeast, machineOf: machineOf, planFor: planFor, planSentences: planSentences };
   if (typeof module === "object" && module.exports) module.exports = api;
   else root.AtlasEnv = api;
 })(this);

@@ -1,0 +1,49 @@
+// The plan (the newest release that runs a machine) in the page's script against the command line's.
+// Run through pytest (tests/test_js.py): ATLAS_PLAN is the tables the build publishes
+// (assets/atlas-plan.js, query/planner.py plan_tables) and ATLAS_PLAN_PYTHON the answers of
+// `python -m macros doctor`'s code (query/collect_env.py + query/planner.py + render/doctor.py)
+// for every output of the corpus; the script must read each output into the same machine and give
+// the same plan and the same sentences, and match the plan worked out by hand where the corpus has one.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+const env = require("../../docs/assets/atlas-env.js");
+
+const CORPUS = path.join(__dirname, "corpus");
+const { cases } = JSON.parse(fs.readFileSync(path.join(CORPUS, "expected.json"), "utf8"));
+const load = (name) => (process.env[name] ? JSON.parse(fs.readFileSync(process.env[name], "utf8")) : null);
+const facts = load("ATLAS_FACTS");
+const tables = load("ATLAS_PLAN");
+const python = load("ATLAS_PLAN_PYTHON");
+const needs = { skip: facts && tables && python ? false : "ATLAS_FACTS, ATLAS_PLAN, ATLAS_PLAN_PYTHON not set (run through pytest)" };
+
+function answer(name) {
+  const found = env.parseCollectEnv(fs.readFileSync(path.join(CORPUS, name + ".txt"), "utf8"), facts);
+  if (!found.os) return { machine: null, plan: null, sentences: [] };
+  const machine = env.machineOf(found, facts, tables);
+  const plan = env.planFor(machine, tables);
+  const last = tables.releases[tables.releases.length - 1].version;
+  const sentences = env.planSentences(plan, machine, tables, { to: last, torch: found.torchFull, build: found.build });
+  delete plan.steps;
+  return { machine, plan, sentences: sentences.map((s) => s.text) };
+}
+
+for (const name of Object.keys(cases)) {
+  test(`${name}: the page's plan is the command line's`, needs, () => {
+    const mine = answer(name);
+    const theirs = python[name];
+    assert.deepEqual(mine.machine, theirs.machine);
+    assert.deepEqual(mine.plan, theirs.plan);
+    assert.deepEqual(mine.sentences, theirs.sentences);
+  });
+}
+
+test("the worked examples come out as the issue works them out", needs, () => {
+  for (const [name, { plan }] of Object.entries(cases)) {
+    if (!plan) continue;
+    const mine = answer(name).plan;
+    assert.deepEqual({ newest: mine && mine.newest, wheel: mine && mine.wheel }, plan, name);
+  }
+});
