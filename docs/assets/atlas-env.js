@@ -612,7 +612,11 @@
   }
 
   var api = { parseCollectEnv: parseCollectEnv, gpuModel: gpuModel, oldestGpu: oldestGpu, driverFor: driverFor,
-    atLeast: atLeast, machineOf: machineOf, planFor: planFor, planSentences: planSentences };
+    atLeast: atLeast, machineOf: machineOf, planFor: planFor, planSentences: planSentences, planReason: reason,
+    planStep: function (version, machine, tables) {
+      var release = releaseOf(version, tables);
+      return release ? evaluate(release, machine, tables) : null;
+    } };
   if (typeof module === "object" && module.exports) module.exports = api;
   else root.AtlasEnv = api;
 })(this);
