@@ -878,9 +878,13 @@
   function pasteReader(form, read) {
     var box = form.elements.collect_env;
     var timer = null;
+    var before = box.value.length;
     box.addEventListener("input", function () {
       clearTimeout(timer);
-      timer = setTimeout(read, 150);
+      // A paste or a drop arrives whole: read it at once (the answer within 100 ms); typing waits.
+      var jump = Math.abs(box.value.length - before) > 80;
+      before = box.value.length;
+      if (jump) read(); else timer = setTimeout(read, 150);
     });
     form.querySelector("[data-action=read-env]").addEventListener("click", function () {
       clearTimeout(timer);
@@ -1049,10 +1053,27 @@
     form.elements.gpu.addEventListener("input", function () { describeGpuBox(form, facts); });
     form.addEventListener("change", function (event) { if (event.target.name !== "collect_env") apply(); });
     form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
+    var reads = 0;
     function readEnv() {
       var reading = readPaste(root, form.elements.collect_env.value);
       reading.planned = readingPlan(reading, facts || {});
       form._reading = reading;  // the driver answer, the plan and the install box read it
+      // The answer first: the plan is shown now, and the rest of the page (folding, ordering and
+      // counting the rows, the other answers) once the browser has painted it.
+      currentPlan = reading.planned;
+      showPlan(root, currentPlan, { to: form.dataset.to, from: form.dataset.from,
+        torch: reading.found.torchFull, build: reading.found.build });
+      var mine = ++reads;
+      var done = false;
+      var rest = function () {
+        if (done || mine !== reads) return;
+        done = true;
+        finishReading(reading);
+      };
+      window.requestAnimationFrame(function () { setTimeout(rest, 0); });
+      setTimeout(rest, 60);  // a tab in the background gets no frames
+    }
+    function finishReading(reading) {
       var skipped = fillSetup(form, reading.setup).map(function (what) { return what + " is not among this guide's choices"; });
       reading.setup = current();  // what the controls took: the reading holds while they do
       showReading(form, reading, skipped.concat(reading.notes));
