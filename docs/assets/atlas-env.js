@@ -340,15 +340,15 @@
     var unknown = models.some(function (model) { return !model; });
     var variant = found.variant;
     var accelerator = "";
-    if (found.os === os.macos) accelerator = "";
-    else if (variant.indexOf(fam.rocm) === 0 || amd.length || (found.hip && !nvidia.length)) accelerator = fam.rocm;
-    else if (variant === fam.xpu) accelerator = fam.xpu;
-    else if (capabilities.length || (nvidia.length && found.driver) || (/^cu\d/.test(variant) && found.driver)) accelerator = fam.cuda;
-    else if (found.os) accelerator = fam.cpu;
+    if (found.os === os.mac) accelerator = "";
+    else if (variant.indexOf(fam.rocmFamily) === 0 || amd.length || (found.hip && !nvidia.length)) accelerator = fam.rocmFamily;
+    else if (variant === fam.intelGpu) accelerator = fam.intelGpu;
+    else if (capabilities.length || (nvidia.length && found.driver) || (/^cu\d/.test(variant) && found.driver)) accelerator = fam.cudaFamily;
+    else if (found.os) accelerator = fam.cpuOnly;
     return { os: found.os, arch: found.arch, python: found.python, accelerator: accelerator, capabilities: capabilities,
-      gpuUnknown: unknown || (accelerator === fam.cuda && !capabilities.length), driver: found.driver,
-      osVersion: found.os === os.macos ? found.macos : found.os === os.linux ? found.glibc : "",
-      amdGpu: amd.length > 0 && found.os === os.macos };
+      gpuUnknown: unknown || (accelerator === fam.cudaFamily && !capabilities.length), driver: found.driver,
+      osVersion: found.os === os.mac ? found.macos : found.os === os.lin ? found.glibc : "",
+      amdGpu: amd.length > 0 && found.os === os.mac };
   }
 
   function copy(machine, changes) {
@@ -393,7 +393,7 @@
     var fam = tables.families, os = tables.os, labels = tables.platformLabels;
     var step = { release: release.version, patch: release.patch, wheel: "", blocker: "", detail: {}, partial: [] };
     var key, partial;
-    if (!machine.arch && machine.os === os.macos) { key = os.macos + "-arm64"; partial = ["arch-assumed"]; }
+    if (!machine.arch && machine.os === os.mac) { key = os.mac + "-arm64"; partial = ["arch-assumed"]; }
     else if (!machine.arch) { key = machine.os + "-x86_64"; partial = ["arch-assumed"]; }
     else { key = machine.os + "-" + machine.arch; partial = []; }
     var stop = function (blocker, detail) { step.blocker = blocker; step.detail = detail; step.partial = partial; return step; };
@@ -401,59 +401,59 @@
     var platforms = release.platforms;
     if (!Object.prototype.hasOwnProperty.call(platforms, key)) {
       partial = [];
-      return stop(key === os.macos + "-x86_64" ? "intel-mac" : "platform", { platform: labels[key] || key });
+      return stop(key === os.mac + "-x86_64" ? "intel-mac" : "no-wheel", { where: labels[key] || key });
     }
     if (!machine.python) partial.push("python-unknown");
-    else if (release.python.indexOf(machine.python) < 0) { partial = []; return stop("python", { python: machine.python, range: release.python }); }
+    else if (release.pythons.indexOf(machine.python) < 0) { partial = []; return stop("python-range", { have: machine.python, range: release.pythons }); }
     var floor = platforms[key];
-    if (floor && (machine.os === os.linux || machine.os === os.macos)) {
+    if (floor && (machine.os === os.lin || machine.os === os.mac)) {
       if (!machine.osVersion) partial.push("os-version-unknown");
       else if (!atLeast(machine.osVersion, floor)) {
         partial = [];
-        return stop(machine.os === os.linux ? "glibc" : "macos", { floor: floor, have: machine.osVersion });
+        return stop(machine.os === os.lin ? "glibc-floor" : "macos-floor", { floor: floor, have: machine.osVersion });
       }
     }
-    if (machine.os === os.macos) {
-      var gpu = key === os.macos + "-arm64" || machine.amdGpu;
-      if (gpu && release.mps === null) { partial.push("mps-unknown"); return run(fam.mps); }
-      var onMps = gpu && Boolean(machine.osVersion) && atLeast(machine.osVersion, release.mps);
-      return run(onMps ? fam.mps : fam.cpu);
+    if (machine.os === os.mac) {
+      var gpu = key === os.mac + "-arm64" || machine.amdGpu;
+      if (gpu && release.mpsFrom === null) { partial.push("mps-unknown"); return run(fam.appleGpu); }
+      var onMps = gpu && Boolean(machine.osVersion) && atLeast(machine.osVersion, release.mpsFrom);
+      return run(onMps ? fam.appleGpu : fam.cpuOnly);
     }
-    if (machine.accelerator === fam.cuda) {
-      if (key === os.linux + "-aarch64") { partial.push("cuda-aarch64"); return run(fam.cpu); }
-      if (key === os.windows + "-x86_64") partial.push("cuda-windows");
+    if (machine.accelerator === fam.cudaFamily) {
+      if (key === os.lin + "-aarch64") { partial.push("cuda-aarch64"); return run(fam.cpuOnly); }
+      if (key === os.win + "-x86_64") partial.push("cuda-windows");
       if (release.cudaPartial) partial.push("cuda-builds");
       if (machine.gpuUnknown || !machine.capabilities.length) partial.push("gpu-unknown");
-      var running = release.cuda.filter(function (build) {
+      var running = release.cudaBuilds.filter(function (build) {
         return machine.capabilities.every(function (capability) { return Object.prototype.hasOwnProperty.call(build.runs, capability); });
       });
       if (!running.length) {
-        return stop("gpu", { capability: oldest(machine.capabilities), wheels: release.cuda.map(function (b) { return b.variant; }) });
+        return stop("gpu-code", { capability: oldest(machine.capabilities), wheels: release.cudaBuilds.map(function (b) { return b.variant; }) });
       }
-      var verdicts = running.map(function (build) { return [build].concat(driverVerdict(machine.driver, build.cuda, machine.os, tables)); });
+      var verdicts = running.map(function (build) { return [build].concat(driverVerdict(machine.driver, build.cudaVersion, machine.os, tables)); });
       var usable = verdicts.filter(function (entry) { return entry[1] !== "no"; });
       if (!usable.length) {
         var lowest = verdicts.slice().sort(function (a, b) { return compareKeys(releaseKey(a[2]), releaseKey(b[2])); })[0];
-        return stop("driver", { driver: machine.driver, needs: lowest[2], wheel: lowest[0].variant });
+        return stop("driver-floor", { driver: machine.driver, needs: lowest[2], wheel: lowest[0].variant });
       }
       var best = usable.slice().sort(function (a, b) {
         return (RANK[b[1]] - RANK[a[1]]) || (Number(!b[0].experimental) - Number(!a[0].experimental)) ||
-          compareKeys(releaseKey(b[0].cuda), releaseKey(a[0].cuda));
+          compareKeys(releaseKey(b[0].cudaVersion), releaseKey(a[0].cudaVersion));
       })[0];
       if (best[1] === "unknown") partial.push("driver-unknown");
       return run(best[0].variant, { driver: best[1], needs: best[2], code: best[0].runs[oldest(machine.capabilities)] || "" });
     }
-    if (machine.accelerator === fam.rocm || machine.accelerator === fam.xpu) {
+    if (machine.accelerator === fam.rocmFamily || machine.accelerator === fam.intelGpu) {
       var family = machine.accelerator;
-      var offered = family === fam.rocm ? release.rocm : release.xpu;
-      if (key !== os.linux + "-x86_64" && !(family === fam.xpu && key === os.windows + "-x86_64")) {
-        return stop(family, { known: true, platform: labels[key] });
+      var offered = family === fam.rocmFamily ? release.rocmWheels : release.xpuWheels;
+      if (key !== os.lin + "-x86_64" && !(family === fam.intelGpu && key === os.win + "-x86_64")) {
+        return stop("no-" + family, { known: true, where: labels[key] });
       }
-      if (offered === null) return stop(family, { known: false });
-      if (!offered || (Array.isArray(offered) && !offered.length)) return stop(family, { known: true });
-      return run(family === fam.rocm ? offered[offered.length - 1] : fam.xpu);
+      if (offered === null) return stop("no-" + family, { known: false });
+      if (!offered || (Array.isArray(offered) && !offered.length)) return stop("no-" + family, { known: true });
+      return run(family === fam.rocmFamily ? offered[offered.length - 1] : fam.intelGpu);
     }
-    return run(fam.cpu);
+    return run(fam.cpuOnly);
   }
 
   function walk(machine, tables) {
@@ -472,7 +472,7 @@
 
   function installCommand(step, machine, tables) {
     var release = releaseOf(step.release, tables);
-    if (machine.os === tables.os.macos) return "pip install " + release.packages;
+    if (machine.os === tables.os.mac) return "pip install " + release.packages;
     return "pip install " + release.packages + " --index-url " + tables.index + "/" + step.wheel;
   }
 
@@ -482,10 +482,10 @@
 
   function driverNeeded(release, machine, tables) {
     var needs = [];
-    release.cuda.forEach(function (build) {
+    release.cudaBuilds.forEach(function (build) {
       var all = machine.capabilities.every(function (capability) { return Object.prototype.hasOwnProperty.call(build.runs, capability); });
       if (!all) return;
-      var verdict = driverVerdict("0", build.cuda, machine.os, tables);
+      var verdict = driverVerdict("0", build.cudaVersion, machine.os, tables);
       if (verdict[0] === "no" && verdict[1]) needs.push(verdict[1]);
     });
     needs.sort(function (a, b) { return compareKeys(releaseKey(a), releaseKey(b)); });
@@ -497,18 +497,18 @@
     var found = walk(machine, tables);
     var newest = found.newest;
     var unlocks = [];
-    var kinds = [["driver", "driver", { driver: "" }], ["python", "python", { python: "" }],
-      [machine.os === tables.os.macos ? "macos" : "glibc", "osVersion", { osVersion: "" }]];
+    var kinds = [["newer-driver", "driver", { driver: "" }], ["python-range", "python", { python: "" }],
+      [machine.os === tables.os.mac ? "macos-floor" : "glibc-floor", "osVersion", { osVersion: "" }]];
     kinds.forEach(function (entry) {
       if (!machine[entry[1]]) return;
       var better = walk(copy(machine, entry[2]), tables).newest;
       if (!better || (newest && compareKeys(releaseKey(better.patch), releaseKey(newest.patch)) <= 0)) return;
       var release = releaseOf(better.release, tables);
       var value;
-      if (entry[0] === "driver") value = driverNeeded(release, machine, tables);
-      else if (entry[0] === "python") value = release.python[0] + "–" + regular(release.python).slice(-1)[0];
+      if (entry[0] === "newer-driver") value = driverNeeded(release, machine, tables);
+      else if (entry[0] === "python-range") value = release.pythons[0] + "–" + regular(release.pythons).slice(-1)[0];
       else {
-        var key = machine.arch ? machine.os + "-" + machine.arch : machine.os === tables.os.macos ? tables.os.macos + "-arm64" : machine.os + "-x86_64";
+        var key = machine.arch ? machine.os + "-" + machine.arch : machine.os === tables.os.mac ? tables.os.mac + "-arm64" : machine.os + "-x86_64";
         value = release.platforms[key];
       }
       if (value) unlocks.push({ kind: entry[0], value: value, release: better.patch });
@@ -528,23 +528,23 @@
   function reason(step) {
     var d = step.detail;
     switch (step.blocker) {
-      case "platform": return "PyPI has no " + d.platform + " wheel of it";
+      case "no-wheel": return "PyPI has no " + d.where + " wheel of it";
       case "intel-mac": return "it has no wheel for an Intel Mac (macOS x86_64)";
-      case "python":
+      case "python-range":
         var pythons = regular(d.range);
-        return "it has no wheel for Python " + d.python + " (only " + pythons[0] + " to " + pythons[pythons.length - 1] + ")";
-      case "glibc": return "its Linux wheels need glibc " + d.floor + " or newer (this machine has " + d.have + ")";
-      case "macos": return "its macOS wheels need macOS " + d.floor + " or newer (this Mac has " + d.have + ")";
-      case "gpu":
+        return "it has no wheel for Python " + d.have + " (only " + pythons[0] + " to " + pythons[pythons.length - 1] + ")";
+      case "glibc-floor": return "its Linux wheels need glibc " + d.floor + " or newer (this machine has " + d.have + ")";
+      case "macos-floor": return "its macOS wheels need macOS " + d.floor + " or newer (this Mac has " + d.have + ")";
+      case "gpu-code":
         var known = step.partial.indexOf("cuda-builds") >= 0;
         return "no " + (known ? "CUDA wheel the data knows" : "CUDA wheel") + " (" + d.wheels.join(", ") + ") has code for sm_" +
           d.capability.replace(".", "") + (known ? " (the data knows only some of its CUDA builds)" : "");
-      case "rocm":
-      case "xpu":
-        var label = step.blocker === "rocm" ? "ROCm" : "XPU";
+      case "no-rocm":
+      case "no-xpu":
+        var label = step.blocker === "no-rocm" ? "ROCm" : "XPU";
         if (!d.known) return "the data does not know its " + label + " wheels";
-        return "it has no " + label + " wheel" + (d.platform ? " for " + d.platform : "");
-      case "driver": return "the NVIDIA driver " + d.driver + " is older than " + d.needs + ", the oldest its " + d.wheel + " wheel runs on";
+        return "it has no " + label + " wheel" + (d.where ? " for " + d.where : "");
+      case "driver-floor": return "the NVIDIA driver " + d.driver + " is older than " + d.needs + ", the oldest its " + d.wheel + " wheel runs on";
     }
     return step.blocker;
   }
@@ -595,17 +595,17 @@
       out.push({ kind: "blocked", text: "Not " + span + ": " + group.text + "." });
     });
     plan.unlocks.forEach(function (unlock) {
-      var what = { driver: "An NVIDIA driver " + unlock.value + " or newer", python: "Python " + unlock.value,
-        macos: "macOS " + unlock.value + " or newer", glibc: "glibc " + unlock.value + " or newer" }[unlock.kind];
+      var what = { "newer-driver": "An NVIDIA driver " + unlock.value + " or newer", "python-range": "Python " + unlock.value,
+        "macos-floor": "macOS " + unlock.value + " or newer", "glibc-floor": "glibc " + unlock.value + " or newer" }[unlock.kind];
       out.push({ kind: "unlock", text: what + " would run " + unlock.release + "." });
     });
-    if (newest && newest.wheel === tables.families.cpu && machine.os === tables.os.macos && machine.arch !== "x86_64" && machine.osVersion) {
-      out.push({ kind: "note", text: "MPS needs macOS " + releaseOf(newest.release, tables).mps + " or newer in " + newest.release + ": on this Mac it runs on the CPU." });
+    if (newest && newest.wheel === tables.families.cpuOnly && machine.os === tables.os.mac && machine.arch !== "x86_64" && machine.osVersion) {
+      out.push({ kind: "note", text: "MPS needs macOS " + releaseOf(newest.release, tables).mpsFrom + " or newer in " + newest.release + ": on this Mac it runs on the CPU." });
     }
-    if (newest && newest.wheel === tables.families.cpu && machine.os === tables.os.macos && machine.arch === "x86_64") {
-      out.push({ kind: "note", text: "On an Intel Mac with an AMD GPU this wheel also runs MPS, from macOS " + releaseOf(newest.release, tables).mps + "." });
+    if (newest && newest.wheel === tables.families.cpuOnly && machine.os === tables.os.mac && machine.arch === "x86_64") {
+      out.push({ kind: "note", text: "On an Intel Mac with an AMD GPU this wheel also runs MPS, from macOS " + releaseOf(newest.release, tables).mpsFrom + "." });
     }
-    if (machine.accelerator === tables.families.cuda && !machine.capabilities.length) {
+    if (machine.accelerator === tables.families.cudaFamily && !machine.capabilities.length) {
       out.push({ kind: "note", text: "The GPU was not read or is not in the site's list: its compute capability is not checked." });
     }
     return out;

@@ -501,10 +501,10 @@
     if (!tables || !setup.os || !MACHINE_PARAMS.some(function (name) { return params.get(name); })) return null;
     var fam = tables.families;
     var family = setup.variant ? variantFamily(setup.variant, facts) : "";
-    var accelerator = setup.os === tables.os.macos ? "" : family === fam.rocm ? fam.rocm : family === fam.xpu ? fam.xpu
-      : setup.gpu || params.get("driver") ? fam.cuda : fam.cpu;
+    var accelerator = setup.os === tables.os.mac ? "" : family === fam.rocmFamily ? fam.rocmFamily
+      : family === fam.intelGpu ? fam.intelGpu : setup.gpu || params.get("driver") ? fam.cudaFamily : fam.cpuOnly;
     var machine = { os: setup.os, arch: params.get("arch") || "", python: setup.python || "", accelerator: accelerator,
-      capabilities: setup.gpu ? [setup.gpu] : [], gpuUnknown: accelerator === fam.cuda && !setup.gpu,
+      capabilities: setup.gpu ? [setup.gpu] : [], gpuUnknown: accelerator === fam.cudaFamily && !setup.gpu,
       driver: params.get("driver") || "", osVersion: params.get("osv") || "", amdGpu: false };
     return { machine: machine, plan: Env.planFor(machine, tables), tables: tables, torch: "", build: "" };
   }

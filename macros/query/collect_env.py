@@ -18,12 +18,12 @@ from macros.query.planner import Machine
 
 #: Every label collect_env has printed for the fields read here (torch's and vLLM's copy).
 LABELS: dict[str, str] = {
-    "pytorch version": "torch",
+    "pytorch version": "torchVersion",
     "cuda used to build pytorch": "cudaBuild",
     "rocm used to build pytorch": "rocmBuild",
     "os": "os",
     "python version": "python",
-    "python platform": "platform",
+    "python platform": "pythonPlatform",
     "is cuda available": "cudaAvailable",
     "gpu models and configuration": "gpus",
     "nvidia driver version": "driver",
@@ -155,7 +155,7 @@ def _variant(torch: tuple[str, str, str, str] | None, fields: dict[str, Field], 
 
 def _os(fields: dict[str, Field]) -> tuple[str, str, str, bool]:
     value = fields["os"].value if "os" in fields else ""
-    platform = fields["platform"].value if "platform" in fields else ""
+    platform = fields["pythonPlatform"].value if "pythonPlatform" in fields else ""
     found = re.search(r"\((x86_64|aarch64|arm64|ppc64le|s390x|AMD64)\)", value, re.I) or re.search(
         r"(x86_64|aarch64|arm64|AMD64)", platform, re.I
     )
@@ -211,7 +211,7 @@ def parse_collect_env(text: str) -> Reading:
     """The reading of a paste (atlas-env.js `parseCollectEnv`)."""
     fields, lines = _fields(text)
     reading = Reading()
-    torch = _torch(fields["torch"].value) if _collected(fields.get("torch")) else None
+    torch = _torch(fields["torchVersion"].value) if _collected(fields.get("torchVersion")) else None
     if torch:
         reading.torch, reading.torch_full, _, reading.build = torch
     reading.os, reading.os_name, reading.arch, reading.wsl = _os(fields)

@@ -56,7 +56,19 @@ PLATFORMS: dict[str, str] = {
 }
 
 #: What stops a release, in the order they are checked. The page's script names the same kinds.
-BLOCKERS: tuple[str, ...] = ("platform", "intel-mac", "python", "glibc", "macos", "gpu", "rocm", "xpu", "driver")
+BLOCKERS: tuple[str, ...] = (
+    "no-wheel",
+    "intel-mac",
+    "python-range",
+    "glibc-floor",
+    "macos-floor",
+    "gpu-code",
+    f"no-{ROCM}",
+    f"no-{XPU}",
+    "driver-floor",
+)
+#: What would run a newer release (`Unlock.kind`).
+UNLOCKS: tuple[str, ...] = ("newer-driver", "python-range", "macos-floor", "glibc-floor")
 
 #: What the data knows only in part, by kind (the page prints the same sentences).
 PARTIAL: dict[str, str] = {
@@ -121,13 +133,13 @@ def _plan_tables(catalog: Catalog) -> dict[str, Any]:
                 "version": release.version,
                 "patch": patch,
                 "packages": _packages(release),
-                "python": _python_range(release),
+                "pythons": _python_range(release),
                 "platforms": platforms,
-                "mps": release.platform.macos.mps_min,
-                "cuda": [
+                "mpsFrom": release.platform.macos.mps_min,
+                "cudaBuilds": [
                     {
                         "variant": cuda_tag(build.version),
-                        "cuda": build.version,
+                        "cudaVersion": build.version,
                         "experimental": experimental,
                         "runs": {
                             capability: runs.target
@@ -138,17 +150,24 @@ def _plan_tables(catalog: Catalog) -> dict[str, Any]:
                     for build, experimental in builds
                 ],
                 "cudaPartial": bool(cuda.other_builds),
-                "rocm": [f"{ROCM}{version}" for version in release.platform.rocm.stable]
+                "rocmWheels": [f"{ROCM}{version}" for version in release.platform.rocm.stable]
                 if release.platform.rocm.stable is not None
                 else None,
-                "xpu": release.platform.xpu.wheels,
+                "xpuWheels": release.platform.xpu.wheels,
             }
         )
     drivers = catalog.drivers
     return {
         "index": INDEX,
-        "families": {"cpu": CPU, "cuda": CUDA, "rocm": ROCM, "xpu": XPU, "mps": MPS, "pypi": DEFAULT_WHEEL},
-        "os": {"linux": LINUX, "macos": MACOS, "windows": WINDOWS},
+        "families": {
+            "cpuOnly": CPU,
+            "cudaFamily": CUDA,
+            "rocmFamily": ROCM,
+            "intelGpu": XPU,
+            "appleGpu": MPS,
+            "pypiDefault": DEFAULT_WHEEL,
+        },
+        "os": {"lin": LINUX, "mac": MACOS, "win": WINDOWS},
         "platformLabels": PLATFORMS,
         "partial": PARTIAL,
         "releases": releases,
@@ -196,7 +215,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Unlock:
-    kind: str  # driver, python, macos, glibc
+    kind: str  # one of UNLOCKS
     value: str  # the driver, Python, macOS or glibc that would do
     release: str  # the patch release it would run
 
@@ -271,21 +290,21 @@ def evaluate(release: Mapping[str, Any], machine: Machine, tables: Mapping[str, 
         key = f"{MACOS}-arm64"
         partial = ("arch-assumed",)
     if key not in platforms:
-        kind = "intel-mac" if key == f"{MACOS}-x86_64" else "platform"
-        return replace(step, blocker=kind, detail={"platform": PLATFORMS.get(key, key)})
+        kind = "intel-mac" if key == f"{MACOS}-x86_64" else "no-wheel"
+        return replace(step, blocker=kind, detail={"where": PLATFORMS.get(key, key)})
     if not machine.python:
         partial += ("python-unknown",)
-    elif machine.python not in release["python"]:
-        return replace(step, blocker="python", detail={"python": machine.python, "range": release["python"]})
+    elif machine.python not in release["pythons"]:
+        return replace(step, blocker="python-range", detail={"have": machine.python, "range": release["pythons"]})
     floor = platforms[key]
     if floor and machine.os in (LINUX, MACOS):
         if not machine.os_version:
             partial += ("os-version-unknown",)
         elif not _at_least(machine.os_version, floor):
-            kind = "glibc" if machine.os == LINUX else "macos"
+            kind = "glibc-floor" if machine.os == LINUX else "macos-floor"
             return replace(step, blocker=kind, detail={"floor": floor, "have": machine.os_version})
     if machine.os == MACOS:
-        mps = release["mps"]
+        mps = release["mpsFrom"]
         gpu = key == f"{MACOS}-arm64" or machine.amd_gpu
         if gpu and mps is None:
             return replace(step, wheel=MPS, partial=(*partial, "mps-unknown"))
@@ -302,27 +321,32 @@ def evaluate(release: Mapping[str, Any], machine: Machine, tables: Mapping[str, 
             partial += ("gpu-unknown",)
         running = [
             build
-            for build in release["cuda"]
+            for build in release["cudaBuilds"]
             if all(capability in build["runs"] for capability in machine.capabilities)
         ]
         if not running:
             return replace(
                 step,
-                blocker="gpu",
-                detail={"capability": _oldest(machine.capabilities), "wheels": [b["variant"] for b in release["cuda"]]},
+                blocker="gpu-code",
+                detail={
+                    "capability": _oldest(machine.capabilities),
+                    "wheels": [b["variant"] for b in release["cudaBuilds"]],
+                },
                 partial=partial,
             )
-        verdicts = [(build, *driver_verdict(machine.driver, build["cuda"], machine.os, tables)) for build in running]
+        verdicts = [
+            (build, *driver_verdict(machine.driver, build["cudaVersion"], machine.os, tables)) for build in running
+        ]
         usable = [entry for entry in verdicts if entry[1] != "no"]
         if not usable:
             lowest = min(verdicts, key=lambda entry: _key(entry[2]))
             return replace(
                 step,
-                blocker="driver",
+                blocker="driver-floor",
                 detail={"driver": machine.driver, "needs": lowest[2], "wheel": lowest[0]["variant"]},
                 partial=partial,
             )
-        best = max(usable, key=lambda e: (_RANK[e[1]], not e[0]["experimental"], _key(e[0]["cuda"])))
+        best = max(usable, key=lambda e: (_RANK[e[1]], not e[0]["experimental"], _key(e[0]["cudaVersion"])))
         if best[1] == "unknown":
             partial += ("driver-unknown",)
         capability = _oldest(machine.capabilities)
@@ -334,13 +358,15 @@ def evaluate(release: Mapping[str, Any], machine: Machine, tables: Mapping[str, 
         )
     if machine.accelerator in (ROCM, XPU):
         family = machine.accelerator
-        offered = release["rocm"] if family == ROCM else release["xpu"]
+        offered = release["rocmWheels"] if family == ROCM else release["xpuWheels"]
         if key != f"{LINUX}-x86_64" and not (family == XPU and key == f"{WINDOWS}-x86_64"):
-            return replace(step, blocker=family, detail={"known": True, "platform": PLATFORMS[key]}, partial=partial)
+            return replace(
+                step, blocker=f"no-{family}", detail={"known": True, "where": PLATFORMS[key]}, partial=partial
+            )
         if offered is None:
-            return replace(step, blocker=family, detail={"known": False}, partial=partial)
+            return replace(step, blocker=f"no-{family}", detail={"known": False}, partial=partial)
         if not offered:
-            return replace(step, blocker=family, detail={"known": True}, partial=partial)
+            return replace(step, blocker=f"no-{family}", detail={"known": True}, partial=partial)
         return replace(step, wheel=offered[-1] if family == ROCM else XPU, partial=partial)
     return replace(step, wheel=CPU, partial=partial)
 
@@ -370,22 +396,22 @@ def command(step: Step, machine: Machine, tables: Mapping[str, Any]) -> str:
 def plan(machine: Machine, tables: Mapping[str, Any]) -> Plan:
     newest, blocked = _walk(machine, tables)
     unlocks = []
-    relaxed: dict[str, Machine] = {
-        "driver": replace(machine, driver=""),
-        "python": replace(machine, python=""),
-        "macos" if machine.os == MACOS else "glibc": replace(machine, os_version=""),
-    }
-    for kind, other in relaxed.items():
-        if not getattr(machine, "driver" if kind == "driver" else "python" if kind == "python" else "os_version"):
+    relaxed: tuple[tuple[str, str, Machine], ...] = (
+        ("newer-driver", machine.driver, replace(machine, driver="")),
+        ("python-range", machine.python, replace(machine, python="")),
+        ("macos-floor" if machine.os == MACOS else "glibc-floor", machine.os_version, replace(machine, os_version="")),
+    )
+    for kind, have, other in relaxed:
+        if not have:
             continue
         better, _ = _walk(other, tables)
         if better is None or (newest and _key(better.patch) <= _key(newest.patch)):
             continue
         release = next(r for r in tables["releases"] if r["version"] == better.release)
-        if kind == "driver":
+        if kind == "newer-driver":
             value = _driver_needed(release, machine, tables)
-        elif kind == "python":
-            value = release["python"][0] + "–" + _regular(release["python"])[-1]
+        elif kind == "python-range":
+            value = release["pythons"][0] + "–" + _regular(release["pythons"])[-1]
         else:
             value = release["platforms"][_platform_key(machine)]
         if value:
@@ -405,9 +431,9 @@ def _platform_key(machine: Machine) -> str:
 def _driver_needed(release: Mapping[str, Any], machine: Machine, tables: Mapping[str, Any]) -> str:
     """The lowest driver a wheel of the release that runs the GPU runs on (its floor)."""
     needs = []
-    for build in release["cuda"]:
+    for build in release["cudaBuilds"]:
         if all(capability in build["runs"] for capability in machine.capabilities):
-            verdict, lowest = driver_verdict("0", build["cuda"], machine.os, tables)
+            verdict, lowest = driver_verdict("0", build["cudaVersion"], machine.os, tables)
             if verdict == "no" and lowest:
                 needs.append(lowest)
     return min(needs, key=_key) if needs else ""

@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from macros.dataset.vocabulary import CPU, CUDA, MACOS
+from macros.dataset.vocabulary import CPU, CUDA, MACOS, ROCM, SOURCE, XPU
 from macros.query.catalog import Catalog
 from macros.query.planner import Machine, Plan, Step, plan_tables
 
@@ -37,18 +37,18 @@ def reason(step: Step) -> str:
     """Why a release does not run the machine, as a clause."""
     d = step.detail
     kind = step.blocker
-    if kind == "platform":
-        return f"PyPI has no {d['platform']} wheel of it"
+    if kind == "no-wheel":
+        return f"PyPI has no {d['where']} wheel of it"
     if kind == "intel-mac":
         return "it has no wheel for an Intel Mac (macOS x86_64)"
-    if kind == "python":
+    if kind == "python-range":
         regular = [p for p in d["range"] if not p.endswith("t")]
-        return f"it has no wheel for Python {d['python']} (only {regular[0]} to {regular[-1]})"
-    if kind == "glibc":
+        return f"it has no wheel for Python {d['have']} (only {regular[0]} to {regular[-1]})"
+    if kind == "glibc-floor":
         return f"its Linux wheels need glibc {d['floor']} or newer (this machine has {d['have']})"
-    if kind == "macos":
+    if kind == "macos-floor":
         return f"its macOS wheels need macOS {d['floor']} or newer (this Mac has {d['have']})"
-    if kind == "gpu":
+    if kind == "gpu-code":
         known = "cuda-builds" in step.partial
         wheels = ", ".join(d["wheels"])
         return (
@@ -56,12 +56,12 @@ def reason(step: Step) -> str:
             + d["capability"].replace(".", "")
             + (" (the data knows only some of its CUDA builds)" if known else "")
         )
-    if kind in ("rocm", "xpu"):
-        label = "ROCm" if kind == "rocm" else "XPU"
+    if kind in (f"no-{ROCM}", f"no-{XPU}"):
+        label = "ROCm" if kind == f"no-{ROCM}" else "XPU"
         if not d.get("known"):
             return f"the data does not know its {label} wheels"
-        return f"it has no {label} wheel" + (f" for {d['platform']}" if d.get("platform") else "")
-    if kind == "driver":
+        return f"it has no {label} wheel" + (f" for {d['where']}" if d.get("where") else "")
+    if kind == "driver-floor":
         return f"the NVIDIA driver {d['driver']} is older than {d['needs']}, the oldest its {d['wheel']} wheel runs on"
     return kind
 
@@ -102,7 +102,7 @@ def sentences(
     if plan.command:
         lines.append(plan.command)
     if torch and to and _key(torch) >= _key(to):
-        kind = " (a nightly build)" if build == "nightly" else " (built from source)" if build == "source" else ""
+        kind = " (a nightly build)" if build == "nightly" else " (built from source)" if build == SOURCE else ""
         lines.append(f"You already run PyTorch {torch}{kind}: at or past {to}.")
     if to and plan.newest and _key(to) > _key(plan.newest.release):
         stop = next((step for step in plan.blocked if step.release == to), None)
@@ -114,18 +114,18 @@ def sentences(
         lines.append(f"Not {span}: {text}.")
     for unlock in plan.unlocks:
         what = {
-            "driver": f"An NVIDIA driver {unlock.value} or newer",
-            "python": f"Python {unlock.value}",
-            "macos": f"macOS {unlock.value} or newer",
-            "glibc": f"glibc {unlock.value} or newer",
+            "newer-driver": f"An NVIDIA driver {unlock.value} or newer",
+            "python-range": f"Python {unlock.value}",
+            "macos-floor": f"macOS {unlock.value} or newer",
+            "glibc-floor": f"glibc {unlock.value} or newer",
         }[unlock.kind]
         lines.append(f"{what} would run {unlock.release}.")
     step = plan.newest
     if step and step.wheel == CPU and machine.os == MACOS and machine.arch != "x86_64" and machine.os_version:
-        mps = next(r["mps"] for r in tables["releases"] if r["version"] == step.release)
+        mps = next(r["mpsFrom"] for r in tables["releases"] if r["version"] == step.release)
         lines.append(f"MPS needs macOS {mps} or newer in {step.release}: on this Mac it runs on the CPU.")
     if step and step.wheel == CPU and machine.os == MACOS and machine.arch == "x86_64":
-        mps = next(r["mps"] for r in tables["releases"] if r["version"] == step.release)
+        mps = next(r["mpsFrom"] for r in tables["releases"] if r["version"] == step.release)
         lines.append(f"On an Intel Mac with an AMD GPU this wheel also runs MPS, from macOS {mps}.")
     if machine.accelerator == CUDA and not machine.capabilities:
         lines.append("The GPU was not read or is not in the site's list: its compute capability is not checked.")
