@@ -76,7 +76,8 @@ def test_an_m2_max_on_macos_13_7_gets_2_11_0_on_the_cpu(tables: dict) -> None:
     assert release(tables, "2.11")["platforms"]["macos-arm64"] == "11.0"
     # MPS needs macOS 14 since 2.9, so 2.11 runs on the CPU of this Mac.
     assert [release(tables, v)["mpsFrom"] for v in ("2.8", "2.9", "2.10", "2.11")] == ["13", "14", "14", "14"]
-    assert {(s.release, s.blocker) for s in answer.blocked} == {(v, "macos-floor") for v in ("2.12", "2.13", "2.14", "2.15")}
+    blocked = {(s.release, s.blocker) for s in answer.blocked}
+    assert blocked == {(v, "macos-floor") for v in ("2.12", "2.13", "2.14", "2.15")}
     said = sentences(answer, M2_MAX_MACHINE, tables, to="2.15")
     assert said[0] == "The newest PyTorch that runs this machine: 2.11.0 (wheel cpu)."
     assert said[1] == "pip install torch==2.11.0 torchvision==0.26.0 torchaudio==2.11.0"
