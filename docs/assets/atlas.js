@@ -483,14 +483,19 @@
   var currentPlan = null;
 
   function planTables() {
-    return (typeof window !== "undefined" && window.AtlasPlanTables) || null;
+    return (typeof window !== "undefined" && window.AtlasPlanTables && window.AtlasPlanner) ? window.AtlasPlanTables : null;
+  }
+
+  /* atlas-planner.js, loaded with the tables by the pages that read a paste. */
+  function Planner() {
+    return window.AtlasPlanner;
   }
 
   function readingPlan(reading, facts) {
     var tables = planTables();
     if (!tables || !reading.found.os) return null;
-    var machine = Env.machineOf(reading.found, facts, tables);
-    return { machine: machine, plan: Env.planFor(machine, tables), tables: tables,
+    var machine = Planner().machineOf(reading.found, facts, tables);
+    return { machine: machine, plan: Planner().planFor(machine, tables), tables: tables,
       torch: reading.found.torchFull, build: reading.found.build };
   }
 
@@ -506,7 +511,7 @@
     var machine = { os: setup.os, arch: params.get("arch") || "", python: setup.python || "", accelerator: accelerator,
       capabilities: setup.gpu ? [setup.gpu] : [], gpuUnknown: accelerator === fam.cudaFamily && !setup.gpu,
       driver: params.get("driver") || "", osVersion: params.get("osv") || "", amdGpu: false };
-    return { machine: machine, plan: Env.planFor(machine, tables), tables: tables, torch: "", build: "" };
+    return { machine: machine, plan: Planner().planFor(machine, tables), tables: tables, torch: "", build: "" };
   }
 
   function machineParams(result) {
@@ -522,7 +527,7 @@
     box.textContent = "";
     box.hidden = !result;
     if (!result) return;
-    var sentences = Env.planSentences(result.plan, result.machine, result.tables, options);
+    var sentences = Planner().planSentences(result.plan, result.machine, result.tables, options);
     var list = document.createElement("ul");
     sentences.forEach(function (sentence) {
       if (sentence.kind === "head") {
@@ -559,12 +564,12 @@
      the machine, or none and the reason. Returns false when no plan decides. */
   function installFromPlan(root, to, rows, show, notes, facts) {
     if (!currentPlan) return false;
-    var step = Env.planStep(to, currentPlan.machine, currentPlan.tables);
+    var step = Planner().planStep(to, currentPlan.machine, currentPlan.tables);
     if (!step) return false;
     var names = facts.variants || {};
     if (!step.wheel) {
       show([]);
-      notes.push("No " + to + " wheel runs this machine: " + Env.planReason(step) + ". The top of the page says which release does.");
+      notes.push("No " + to + " wheel runs this machine: " + Planner().planReason(step) + ". The top of the page says which release does.");
       return true;
     }
     var mac = currentPlan.machine.os === (facts.os || {}).mac;

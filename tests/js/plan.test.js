@@ -10,6 +10,9 @@ const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
 const env = require("../../docs/assets/atlas-env.js");
+const planner = require("../../docs/assets/atlas-planner.js");
+
+planner.useEnv(env);
 
 const CORPUS = path.join(__dirname, "corpus");
 const { cases } = JSON.parse(fs.readFileSync(path.join(CORPUS, "expected.json"), "utf8"));
@@ -22,10 +25,10 @@ const needs = { skip: facts && tables && python ? false : "ATLAS_FACTS, ATLAS_PL
 function answer(name) {
   const found = env.parseCollectEnv(fs.readFileSync(path.join(CORPUS, name + ".txt"), "utf8"), facts);
   if (!found.os) return { machine: null, plan: null, sentences: [] };
-  const machine = env.machineOf(found, facts, tables);
-  const plan = env.planFor(machine, tables);
+  const machine = planner.machineOf(found, facts, tables);
+  const plan = planner.planFor(machine, tables);
   const last = tables.releases[tables.releases.length - 1].version;
-  const sentences = env.planSentences(plan, machine, tables, { to: last, torch: found.torchFull, build: found.build });
+  const sentences = planner.planSentences(plan, machine, tables, { to: last, torch: found.torchFull, build: found.build });
   delete plan.steps;
   return { machine, plan, sentences: sentences.map((s) => s.text) };
 }
