@@ -30,9 +30,10 @@ PASTE_AND_TIME = """(text) => new Promise((done) => {
   const start = performance.now();
   box.value = text;
   box.dispatchEvent(new Event('input', {bubbles: true}));
+  const script = performance.now() - start;
   requestAnimationFrame(() => {
     const plan = document.querySelector('.atlas-plan');
-    done({ms: performance.now() - start, shown: !plan.hidden && plan.textContent.length > 0});
+    done({ms: performance.now() - start, script, shown: !plan.hidden && plan.textContent.length > 0});
   });
 })"""
 
@@ -61,6 +62,7 @@ def test_the_plan_comes_first_and_says_what_the_command_line_says(context, site_
     watch = Watch(page)
     wrong: dict[str, list[str]] = {}
     timings: list[float] = []
+    scripts: list[float] = []
     right_by_hand, by_hand = [], []
     for name, case in cases.items():
         text = (CORPUS / f"{name}.txt").read_text(encoding="utf-8")
@@ -74,6 +76,7 @@ def test_the_plan_comes_first_and_says_what_the_command_line_says(context, site_
         _open_paste(page, f"{site_url}upgrade/{start}-to-{end}.html")
         timed = page.evaluate(PASTE_AND_TIME, text)
         timings.append(timed["ms"])
+        scripts.append(timed["script"])
         page.wait_for_function("() => !document.querySelector('.atlas-env-read').hidden")
         why = []
         if not timed["shown"]:
@@ -107,8 +110,10 @@ def test_the_plan_comes_first_and_says_what_the_command_line_says(context, site_
     lines = [
         f"{len(timings) - len(wrong)} of {len(timings)} pastes: the page's plan is the command line's",
         f"{len(right_by_hand)} of {len(by_hand)} plans worked out by hand given",
-        f"paste to painted plan: median {statistics.median(timings):.1f} ms, max {max(timings):.1f} ms"
-        f" over {len(timings)} pastes",
+        f"paste to the frame that paints the plan: median {statistics.median(timings):.1f} ms,"
+        f" 90th percentile {statistics.quantiles(timings, n=10)[-1]:.1f} ms, max {max(timings):.1f} ms;"
+        f" of which reading and planning (script): median {statistics.median(scripts):.1f} ms,"
+        f" max {max(scripts):.1f} ms, over {len(timings)} pastes",
     ]
     lines += [f"- {name}: {'; '.join(why)}" for name, why in wrong.items()]
     artifacts = ROOT / "test-artifacts"
