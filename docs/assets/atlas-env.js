@@ -192,7 +192,8 @@
     else miss("os", fields.os ? "OS: " + fields.os.value : "no “OS:” line");
 
     result.variant = variantFrom(torch, fields, os, names);
-    if (result.variant) read("variant", "wheel " + result.variant);
+    // A source build carries no wheel: it names the toolkit it was built with (a ROCm source build is not the rocm7.2 wheel).
+    if (result.variant) read("variant", torch && torch.build === "source" ? "built from source, with " + result.variant : "wheel " + result.variant);
     else if (torch) miss("variant", "the wheel (CUDA, ROCm, CPU) is not named");
 
     result.python = readPython(fields);
