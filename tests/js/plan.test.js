@@ -50,3 +50,21 @@ test("the worked examples come out as the issue works them out", needs, () => {
     assert.deepEqual({ newest: mine && mine.newest, wheel: mine && mine.wheel }, plan, name);
   }
 });
+
+test("a source build is read as one, not as the wheel of its toolkit", needs, () => {
+  const found = env.parseCollectEnv(fs.readFileSync(path.join(CORPUS, "pt44106-rocm-source-1.7.txt"), "utf8"), facts);
+  const variant = found.read.filter((entry) => entry.field === "variant")[0].label;
+  assert.equal(variant, "built from source, with " + found.variant);
+  assert.equal(planner.machineOf(found, facts, tables).accelerator, tables.families.rocmFamily);
+});
+
+test("the lookups: an Intel Mac runs MPS only with an AMD GPU; a guide's B is looked up on its own", needs, () => {
+  const mac = { os: tables.os.mac, arch: "x86_64", python: "3.10", accelerator: "", capabilities: [], gpuUnknown: false,
+    driver: "", osVersion: "13.1", amdGpu: false };
+  assert.equal(planner.planFor(mac, tables).wheel, tables.families.cpuOnly);
+  assert.equal(planner.planFor({ ...mac, amdGpu: true }, tables).wheel, tables.families.appleGpu);
+  const last = tables.releases[tables.releases.length - 1].version;
+  const step = planner.planStep(last, mac, tables);
+  assert.equal(step.wheel, "");
+  assert.equal(planner.planReason(step), "it has no wheel for an Intel Mac (macOS x86_64)");
+});
