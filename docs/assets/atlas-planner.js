@@ -36,7 +36,7 @@
     if (found.os === os.mac) accelerator = "";
     else if (variant.indexOf(fam.rocmFamily) === 0 || amd.length || (found.hip && !nvidia.length)) accelerator = fam.rocmFamily;
     else if (variant === fam.intelGpu) accelerator = fam.intelGpu;
-    else if (capabilities.length || (nvidia.length && found.driver) || (/^cu\d/.test(variant) && found.driver)) accelerator = fam.cudaFamily;
+    else if (capabilities.length || (nvidia.length && found.driver) || (/^cu\d/.test(variant) && (found.driver || found.cudaAvailable === true))) accelerator = fam.cudaFamily;
     else if (found.os) accelerator = fam.cpuOnly;
     return { os: found.os, arch: found.arch, python: found.python, accelerator: accelerator, capabilities: capabilities,
       gpuUnknown: unknown || (accelerator === fam.cudaFamily && !capabilities.length), driver: found.driver,

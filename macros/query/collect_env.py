@@ -281,7 +281,11 @@ def machine_of(reading: Reading, table: GpuTable | None) -> Machine:
         accelerator = ROCM
     elif variant == XPU:
         accelerator = XPU
-    elif capabilities or (nvidia and reading.driver) or (re.match(r"^cu\d", variant) and reading.driver):
+    elif (
+        capabilities
+        or (nvidia and reading.driver)
+        or (re.match(r"^cu\d", variant) and (reading.driver or reading.cuda_available))
+    ):
         accelerator = CUDA
     elif reading.os:
         accelerator = CPU
