@@ -712,7 +712,9 @@ def test_guide_index_takes_the_setup_once_and_opens_the_guide_narrowed(context, 
     page.click("#upgrade-picker [data-action=read-env]")
     assert page.eval_on_selector("#upgrade-picker [name=from]", "e => e.value") == "2.10"
     matrix_link = page.locator("a[href^='2.10-to-2.12.html']").first
-    assert matrix_link.get_attribute("href") == "2.10-to-2.12.html?variant=cu126&os=linux&python=3.12&gpu=8.0"
+    # The setup, and what the plan needs of the machine besides it (driver, CPU, glibc/macOS), travel.
+    wanted = "2.10-to-2.12.html?variant=cu126&os=linux&python=3.12&gpu=8.0&arch=x86_64"
+    assert matrix_link.get_attribute("href") == wanted
     page.select_option("#upgrade-picker [name=to]", "2.12")
     page.click("#upgrade-picker button[type=submit]")
     page.wait_for_url("**/upgrade/2.10-to-2.12.html?*")
