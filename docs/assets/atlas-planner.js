@@ -34,7 +34,8 @@
     var variant = found.variant;
     var accelerator = "";
     if (found.os === os.mac) accelerator = "";
-    else if (variant.indexOf(fam.rocmFamily) === 0 || amd.length || (found.hip && !nvidia.length)) accelerator = fam.rocmFamily;
+    // A source build names the toolkit it was built with, not a GPU it saw: only a wheel's name counts.
+    else if ((variant.indexOf(fam.rocmFamily) === 0 && found.build !== "source") || amd.length || (found.hip && !nvidia.length)) accelerator = fam.rocmFamily;
     else if (variant === fam.intelGpu) accelerator = fam.intelGpu;
     else if (capabilities.length || (nvidia.length && found.driver) || (/^cu\d/.test(variant) && (found.driver || found.cudaAvailable === true))) accelerator = fam.cudaFamily;
     else if (found.os) accelerator = fam.cpuOnly;
@@ -113,7 +114,7 @@
       return run(onMps ? fam.appleGpu : fam.cpuOnly);
     }
     if (machine.accelerator === fam.cudaFamily) {
-      if (key === os.lin + "-aarch64") { partial.push("cuda-aarch64"); return run(fam.cpuOnly); }
+      if (key === os.lin + "-aarch64") partial.push("cuda-aarch64");
       if (key === os.win + "-x86_64") partial.push("cuda-windows");
       if (release.cudaPartial) partial.push("cuda-builds");
       if (machine.gpuUnknown || !machine.capabilities.length) partial.push("gpu-unknown");
@@ -130,8 +131,7 @@
         return stop("driver-floor", { driver: machine.driver, needs: lowest[2], wheel: lowest[0].variant });
       }
       var best = usable.slice().sort(function (a, b) {
-        return (RANK[b[1]] - RANK[a[1]]) || (Number(!b[0].experimental) - Number(!a[0].experimental)) ||
-          compareKeys(releaseKey(b[0].cudaVersion), releaseKey(a[0].cudaVersion));
+        return (RANK[b[1]] - RANK[a[1]]) || compareKeys(releaseKey(b[0].cudaVersion), releaseKey(a[0].cudaVersion));
       })[0];
       if (best[1] === "unknown") partial.push("driver-unknown");
       return run(best[0].variant, { driver: best[1], needs: best[2], code: best[0].runs[oldest(machine.capabilities)] || "" });

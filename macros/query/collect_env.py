@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from macros.dataset.model import GpuModel, GpuTable, version_key
-from macros.dataset.vocabulary import CPU, CUDA, LINUX, MACOS, MPS, ROCM, WINDOWS, XPU
+from macros.dataset.vocabulary import CPU, CUDA, LINUX, MACOS, MPS, ROCM, SOURCE, WINDOWS, XPU
 from macros.query.planner import Machine
 
 #: Every label collect_env has printed for the fields read here (torch's and vLLM's copy).
@@ -119,7 +119,7 @@ def _torch(value: str) -> tuple[str, str, str, str] | None:
     if re.search(r"dev\d", pre):
         build = "nightly"
     elif re.search(r"git|^[0-9a-f]{7,}$|\.nv\d", local) or pre.endswith("a0"):
-        build = "source"
+        build = SOURCE
     else:
         build = "release"
     return f"{match.group(1)}.{match.group(2)}", match.group(0), local, build
@@ -277,7 +277,8 @@ def machine_of(reading: Reading, table: GpuTable | None) -> Machine:
     variant = reading.variant
     if reading.os == MACOS:
         accelerator = ""
-    elif variant.startswith(ROCM) or amd or (reading.hip and not nvidia):
+    # A source build names the toolkit it was built with, not a GPU it saw: only a wheel's name counts.
+    elif (variant.startswith(ROCM) and reading.build != SOURCE) or amd or (reading.hip and not nvidia):
         accelerator = ROCM
     elif variant == XPU:
         accelerator = XPU

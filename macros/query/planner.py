@@ -74,8 +74,8 @@ UNLOCKS: tuple[str, ...] = ("newer-driver", "python-range", "macos-floor", "glib
 PARTIAL: dict[str, str] = {
     "cuda-builds": "the data knows only some of this release's CUDA builds",
     "cuda-windows": "the GPU code lists are those of the Linux x86_64 wheels; the Windows wheels' are not in the data",
-    "cuda-aarch64": "the data lists no CUDA wheels for Linux aarch64 (PyTorch's aarch64 CUDA builds, NVIDIA's Jetson "
-    "builds): this is the CPU wheel",
+    "cuda-aarch64": "the GPU code lists are those of the Linux x86_64 wheels; the Linux aarch64 wheels' (and which "
+    "CUDA builds exist for aarch64) are not in the data",
     "gpu-unknown": "the GPU is not in the site's list of NVIDIA models: whether the wheel has code for it is not known",
     "driver-unknown": "no NVIDIA driver was read: the driver it needs is not checked",
     "python-unknown": "no Python version was read",
@@ -312,7 +312,7 @@ def evaluate(release: Mapping[str, Any], machine: Machine, tables: Mapping[str, 
         return replace(step, wheel=MPS if on_mps else CPU, partial=partial)
     if machine.accelerator == CUDA:
         if key == f"{LINUX}-aarch64":
-            return replace(step, wheel=CPU, partial=(*partial, "cuda-aarch64"))
+            partial += ("cuda-aarch64",)
         if key == f"{WINDOWS}-x86_64":
             partial += ("cuda-windows",)
         if release["cudaPartial"]:
@@ -346,7 +346,8 @@ def evaluate(release: Mapping[str, Any], machine: Machine, tables: Mapping[str, 
                 detail={"driver": machine.driver, "needs": lowest[2], "wheel": lowest[0]["variant"]},
                 partial=partial,
             )
-        best = max(usable, key=lambda e: (_RANK[e[1]], not e[0]["experimental"], _key(e[0]["cudaVersion"])))
+        # The driver's best verdict, then the newest CUDA (an experimental build counts as one).
+        best = max(usable, key=lambda e: (_RANK[e[1]], _key(e[0]["cudaVersion"])))
         if best[1] == "unknown":
             partial += ("driver-unknown",)
         capability = _oldest(machine.capabilities)
