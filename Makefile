@@ -58,7 +58,7 @@ materialize: $(STAMP) ## Write the site as plain files + a mkdocs.yml without ho
 
 NODE_STAMP := tests/browser/node_modules/.installed
 ESLINT := tests/browser/node_modules/.bin/eslint --config tests/browser/eslint.config.mjs --max-warnings 0
-JS_LINTED := docs/assets/atlas.js docs/assets/atlas-env.js tests/js/
+JS_LINTED := docs/assets/atlas.js docs/assets/atlas-env.js docs/assets/atlas-planner.js tests/js/
 
 .PHONY: lint
 lint: $(STAMP) $(NODE_STAMP) ## ruff check and format check; ESLint on the site's scripts and their tests

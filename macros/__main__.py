@@ -19,6 +19,10 @@
                                 (without --from/--to: the range the project's torch
                                 requirement allows; exit 1 with findings, 0 without, 2 on a
                                 usage error)
+    python -m macros doctor FILE [--to B] [--format text|json]
+                                read a saved collect_env output: the newest PyTorch that runs
+                                that machine, its install command, why no newer release does
+                                (exit 0; 2 on a usage error)
 
 Only this module and the edges write files or print.
 """
@@ -48,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         return _scan(argv[1:])
     if argv[:1] == ["ledger"]:
         return _ledger(argv[1:])
+    if argv[:1] == ["doctor"]:
+        return _doctor(argv[1:])
     # The whole docstring is the help: `scan` and `ledger` have parsers of their own, and a
     # contributor reading `--help` must still see that they exist.
     parser = argparse.ArgumentParser(
@@ -59,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         "command",
         metavar="COMMAND",
         choices=["check", "schema", "coverage", "permalinks", "materialize", "index", "scandata"],
-        help="one of the commands above (scan and ledger take their own options: add --help)",
+        help="one of the commands above (scan, ledger and doctor take their own options: add --help)",
     )
     parser.add_argument("out", nargs="?", type=Path, help="materialize: the folder to write (new or empty)")
     parser.add_argument("--data", type=Path, default=ROOT / "data", help="data folder")
@@ -133,6 +139,87 @@ def _scan(argv: list[str]) -> int:
     from macros.tools.scan_cli import main as scan_main
 
     return scan_main(argv, prog="python -m macros scan", load=_checkout_data)
+
+
+#: The largest saved output doctor reads: collect_env prints a few KB; a long pip list, some 100 KB.
+DOCTOR_MAX_BYTES = 1 << 20
+
+
+def _doctor(argv: list[str]) -> int:
+    """The doctor command: the plan for the machine a saved collect_env output describes."""
+    import json
+    import stat
+
+    from macros.query.collect_env import machine_of, parse_collect_env
+    from macros.query.planner import plan, plan_tables
+    from macros.render.doctor import sentences
+
+    prog = "python -m macros doctor"
+    parser = _OneLineParser(prog=prog, exit_on_error=False)
+    parser.add_argument("file", type=Path, metavar="FILE", help="a saved output of python -m torch.utils.collect_env")
+    parser.add_argument("--to", dest="end", metavar="B", help="the release you mean to move to (a guide's B)")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
+    args = _parse(parser, argv)
+    if isinstance(args, int):
+        return args
+    try:
+        info = args.file.stat()
+    except OSError as error:
+        print(f"{prog}: error: {args.file}: {error.strerror or 'cannot be read'}", file=sys.stderr)
+        return 2
+    if not stat.S_ISREG(info.st_mode):
+        what = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, device or socket)"
+        print(f"{prog}: error: {args.file}: {what}; give a saved collect_env output", file=sys.stderr)
+        return 2
+    if info.st_size > DOCTOR_MAX_BYTES:
+        print(
+            f"{prog}: error: {args.file}: {info.st_size} bytes, over the {DOCTOR_MAX_BYTES} a collect_env output needs",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        with args.file.open("rb") as handle:
+            text = handle.read(DOCTOR_MAX_BYTES + 1).decode("utf-8", errors="replace")
+        catalog = open_catalog(args.data or _default_data())
+    except OSError as error:
+        print(f"{prog}: error: {args.file}: {error.strerror or 'cannot be read'}", file=sys.stderr)
+        return 2
+    except DataError as error:
+        print(error.report(), file=sys.stderr)
+        return 2
+    versions = [release.version for release in catalog.releases]
+    if args.end is not None and args.end not in versions:
+        print(
+            f"{prog}: error: --to {args.end!r} is not a release this site covers ({versions[0]} to {versions[-1]})",
+            file=sys.stderr,
+        )
+        return 2
+    reading = parse_collect_env(text)
+    if not reading.os:
+        print(
+            f"{prog}: error: {args.file}: no OS read (no \u201cOS:\u201d line): not a collect_env output, "
+            "or cut before it",
+            file=sys.stderr,
+        )
+        return 2
+    machine = machine_of(reading, catalog.gpus)
+    tables = plan_tables(catalog)
+    answer = plan(machine, tables)
+    lines = sentences(answer, machine, tables, to=args.end or "", torch=reading.torch_full, build=reading.build)
+    for stream in (sys.stdout,):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    if args.format == "json":
+        document = {
+            **answer.as_json(),
+            "sentences": lines,
+            "machine": machine.__dict__ | {"capabilities": list(machine.capabilities)},
+        }
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write("\n".join(lines) + "\n")
+    return 0
 
 
 class _UsageError(Exception):
