@@ -59,7 +59,7 @@ def test_each_sampled_file_is_stored_once_with_every_sampled_line() -> None:
 TARGET = 0.9
 #: Cells measured below the target on the code bases added for issue 45 (never tuned to), with the
 #: false alarms that keep them there; each must fail the target (strict xfail) until it is met,
-#: so a fix that lifts one shows up. The figures are in README ("make scan-bench").
+#: so a fix that lifts one shows up. The figures are in CONTRIBUTING.md ("The scanner in detail").
 BELOW_TARGET = {
     ("accelerate-1.15.0", "2.0-2.15"): "distributed.nn collectives outside compiled code (2 of 12)",
     ("accelerate-1.15.0", "2.8-2.13"): "distributed.nn collectives outside compiled code (2 of 6)",
