@@ -41,6 +41,10 @@ EDITS: dict[str, list[tuple[str, str]]] = {
 ACTIVE_TAGS = {"script", "iframe", "object", "embed", "img", "link", "style", "form", "base", "meta", "svg"}
 
 
+# One worker runs the module: its `hostile_site` build is made once per worker that needs it.
+pytestmark = pytest.mark.xdist_group("hostile-site")
+
+
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
     project = copy_project(tmp_path_factory.mktemp("hostile"), FIXTURE_DATA)

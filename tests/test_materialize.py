@@ -23,6 +23,10 @@ def published(site: Path) -> set[str]:
     return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.suffix in {".html", ".json", ".xml"}}
 
 
+# One worker runs the module: its `materialized` build is made once per worker that needs it.
+pytestmark = pytest.mark.xdist_group("materialize")
+
+
 @pytest.fixture(scope="module")
 def materialized(tmp_path_factory: pytest.TempPathFactory) -> Build:
     out = tmp_path_factory.mktemp("materialized") / "out"

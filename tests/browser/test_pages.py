@@ -278,6 +278,8 @@ def test_dark_mode_is_kept_across_pages(context, site_url) -> None:
     assert page.get_attribute("body", "data-md-color-scheme") == "slate"
 
 
+# One worker runs them all: `serve_url` starts one `mkdocs serve` (a whole build) per worker.
+@pytest.mark.xdist_group("mkdocs-serve")
 @pytest.mark.parametrize("name", PAGES)
 def test_page_loads_under_mkdocs_serve(context, serve_url, name) -> None:
     page, watch = open_page(context, serve_url + PAGES[name])  # `load`: live reload long-polls
