@@ -71,7 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "materialize":
         return _materialize(parser, args.data.parent, args.out)
     if args.command == "schema":
-        for path in write_schemas(args.data / "schema"):
+        from macros.dataset.safe_io import UnsafeFile
+
+        try:
+            written = write_schemas(args.data / "schema")
+        except UnsafeFile as error:
+            print(f"python -m macros schema: error: {error}", file=sys.stderr)
+            return 2
+        for path in written:
             print(f"wrote {path}")
         return 0
     try:
@@ -208,23 +215,36 @@ def _ledger(argv: list[str]) -> int:
     ledger loads cleanly; otherwise one message and nothing written."""
     from macros.dataset.load import load_file
     from macros.dataset.model import Ledger
-    from macros.tools.ledger import LedgerToolError, build, render
+    from macros.dataset.safe_io import UnsafeFile, check_writable, write_text
+    from macros.tools.ledger import LedgerToolError, build, loader_problem, render
 
     parser = _OneLineParser(prog="python -m macros ledger", exit_on_error=False)
     parser.add_argument("notes_file", type=Path, metavar="NOTES.md", help="a local copy of the release notes")
     parser.add_argument("--release", required=True, metavar="X.Y")
     parser.add_argument("--notes", dest="source", metavar="SOURCE_ID", help="source id of the notes (notes-X-Y)")
+    parser.add_argument(
+        "--force", action="store_true", help="write even when decided entries of the old ledger are not in the notes"
+    )
     parser.add_argument("--data", type=Path, default=ROOT / "data", help=argparse.SUPPRESS)
     args = _parse(parser, argv)
     if isinstance(args, int):
         return args
-    if not re.fullmatch(r"[0-9]+\.[0-9]+", args.release):
-        print(f"python -m macros ledger: error: --release {args.release!r} is not X.Y", file=sys.stderr)
+    fail = "python -m macros ledger: error:"
+    if not re.fullmatch(r"[0-9]{1,3}\.[0-9]{1,3}", args.release):
+        print(f"{fail} --release {_shown(args.release)} is not X.Y", file=sys.stderr)
+        return 2
+    if args.source is not None and (len(args.source) > 80 or not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", args.source)):
+        print(f"{fail} --notes {_shown(args.source)} is not a source id (like notes-2-14)", file=sys.stderr)
         return 2
     if not args.data.is_dir():
-        print(f"python -m macros ledger: error: {args.data}: no data folder here", file=sys.stderr)
+        print(f"{fail} {args.data}: no data folder here", file=sys.stderr)
         return 2
     target = args.data / "ledger" / f"{args.release}.yaml"
+    try:
+        check_writable(target, args.data.parent)
+    except UnsafeFile as error:
+        print(f"{fail} {error}", file=sys.stderr)
+        return 2
     previous = None
     if target.exists():
         previous, _, problems = load_file(target, Ledger)
@@ -233,15 +253,19 @@ def _ledger(argv: list[str]) -> int:
             return 1
     source = args.source or (previous.notes if previous else "notes-" + args.release.replace(".", "-"))
     try:
-        ledger = build(args.notes_file, args.release, source, previous)
-    except LedgerToolError as error:
-        print(f"python -m macros ledger: error: {error}", file=sys.stderr)
+        ledger = build(args.notes_file, args.release, source, previous, force=args.force)
+        write_text(target, render(ledger), root=args.data.parent, check=loader_problem)
+    except (LedgerToolError, UnsafeFile) as error:
+        print(f"{fail} {error}", file=sys.stderr)
         return 2
-    target.parent.mkdir(exist_ok=True)
-    target.write_text(render(ledger), encoding="utf-8")
     decided = sum(1 for entry in ledger.entries if entry.decision)
     print(f"wrote {target}: {len(ledger.entries)} entries, {decided} decided")
     return 0
+
+
+def _shown(value: str) -> str:
+    """A command-line value in a message: quoted, escapes visible, cut short."""
+    return repr(value[:60] + ("…" if len(value) > 60 else ""))
 
 
 def _site_url() -> str:
@@ -260,18 +284,29 @@ def _materialize(parser: argparse.ArgumentParser, project: Path, out: Path | Non
     except MaterializeError as error:
         print(error, file=sys.stderr)
         return 2
+    except OSError as error:
+        print(
+            f"{error.filename or out}: cannot be written: {error.strerror or error}; nothing written", file=sys.stderr
+        )
+        return 2
     print(f"wrote {pages} pages and {out / 'mkdocs.yml'}; build with: mkdocs build --strict -f {out / 'mkdocs.yml'}")
     return 0
 
 
 def _permalinks(site: Path, update: bool) -> int:
-    if not site.is_dir():
-        print(f"{site}: no built site here; run `make build` first", file=sys.stderr)
-        return 1
-    if update:
-        added, lost = write_manifest(site)
-    else:
-        added, lost = 0, missing(site)
+    from macros.dataset.safe_io import UnsafeFile
+
+    if site.is_symlink() or not site.is_dir():
+        print(f"{site}: no built site here (a folder, not a link); run `make build` first", file=sys.stderr)
+        return 2
+    try:
+        if update:
+            added, lost = write_manifest(site)
+        else:
+            added, lost = 0, missing(site)
+    except UnsafeFile as error:
+        print(f"python -m macros permalinks: error: {error}", file=sys.stderr)
+        return 2
     if lost:
         print(f"{len(lost)} published URLs or anchors disappeared (restore them or add an alias):", file=sys.stderr)
         print("\n".join(f"  {entry}" for entry in lost), file=sys.stderr)

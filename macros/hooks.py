@@ -1,12 +1,12 @@
 """MkDocs hook (an edge): the generated pages, the nav, the finished HTML, the watcher.
 
 Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDocs to the library:
-- `on_config`: load and check data/ (cached by mtime+size). Any problem stops the build before
-  anything is written, listing every problem as file:line:column: field: message. Under
-  `mkdocs serve`, once a good build exists, a problem instead keeps the last good data: the
-  terminal and a banner on every page show the problems until the file is fixed, and no request
-  waits for a build that cannot happen. Fills the nav (and `not_in_nav`) from the page-type
-  registry (`query/site.py`) and the generated pages (`render/pages.py`), and the footer's
+- `on_config`: load and check data/ (cached by content: a save is seen whatever its file time). Any
+  problem stops the build before anything is written, listing every problem as file:line:column:
+  field: message. Under `mkdocs serve`, once a good build exists, a problem instead keeps the last
+  good data: the terminal and a banner on every page show the problems until the file is fixed, and
+  no request waits for a build that cannot happen. Fills the nav (and `not_in_nav`) from the page-
+  type registry (`query/site.py`) and the generated pages (`render/pages.py`), and the footer's
   counts, and leaves the catalog in `config.extra` for `define_env`.
 - `on_files`: adds each registered page, rendered, as a virtual file (`File.generated`), and the
   JSON API and feed; at priority 50 so that plugins which run later see them. Each page's finished
@@ -54,7 +54,7 @@ from mkdocs.plugins import CombinedEvent, event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from macros.dataset.problems import DataError  # noqa: E402
+from macros.dataset.problems import DataError, visible  # noqa: E402
 from macros.incremental import IncrementalServe, Swappable, fingerprint, tree_stamp  # noqa: E402
 from macros.query.catalog import Catalog, open_catalog  # noqa: E402
 from macros.query.site import not_in_nav  # noqa: E402
@@ -136,7 +136,7 @@ def _one_line(error: BaseException) -> str:
     """`file:line: Type: message`, at the innermost frame in the project, for the banner."""
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).is_relative_to(ROOT)]
     where = f"{Path(frames[-1].filename).relative_to(ROOT)}:{frames[-1].lineno}: " if frames else ""
-    return f"{where}{type(error).__name__}: {' '.join(str(error).split())[:500]}"
+    return visible(f"{where}{type(error).__name__}: {' '.join(str(error).split())[:500]}")
 
 
 def _resilient(build: Callable[[], None]) -> Callable[[], None]:
@@ -156,7 +156,8 @@ def _resilient(build: Callable[[], None]) -> Callable[[], None]:
         except Exception as error:
             if _Serving.last_good is None:
                 raise
-            traceback.print_exc()
+            # Whole, for the contributor; each line with the data's control characters escaped.
+            print("\n".join(visible(line) for line in traceback.format_exc().splitlines()), file=sys.stderr)
             _Serving.failure = _one_line(error)
             print(f"The rebuild failed: {_Serving.failure}; serving the last good data", file=sys.stderr)
         build()

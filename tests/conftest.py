@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,25 +74,35 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def shared_build(
-    tmp_path_factory: pytest.TempPathFactory, name: str, data: Path, extra_env: dict[str, str] | None = None
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+    make_project: Callable[[Path], Path],
+    extra_env: dict[str, str] | None = None,
 ) -> Build:
-    """`run_build` of a copy of the project with `data`, once per test run whatever the number of
-    workers: the first caller builds (holding `name`.lock), the others wait and read its result."""
+    """`run_build` of the project `make_project(folder)` writes, once per test run whatever the
+    number of workers: the first caller builds (holding `name`.lock), the others wait and read the
+    same site and output."""
     folder = run_folder(tmp_path_factory) / f"shared-{name}"
     result = folder / "build.json"
     with FileLock(f"{folder}.lock"):
         if not result.exists():
             folder.mkdir()
-            build = run_build(copy_project(folder, data), extra_env)
-            result.write_text(json.dumps({"returncode": build.returncode, "output": build.output}), encoding="utf-8")
+            build = run_build(make_project(folder), extra_env)
+            record = {"project": str(build.project), "returncode": build.returncode, "output": build.output}
+            result.write_text(json.dumps(record), encoding="utf-8")
     saved = json.loads(result.read_text(encoding="utf-8"))
-    project = folder / "project"
+    project = Path(saved["project"])
     return Build(project, project / "site", saved["returncode"], saved["output"])
+
+
+def project_with(data: Path) -> Callable[[Path], Path]:
+    """A `make_project` for `shared_build`: a copy of the project with `data` as its data/."""
+    return lambda folder: copy_project(folder, data)
 
 
 @pytest.fixture(scope="session")
 def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    build = shared_build(tmp_path_factory, "fixture", FIXTURE_DATA)
+    build = shared_build(tmp_path_factory, "fixture", project_with(FIXTURE_DATA))
     assert build.returncode == 0, build.output
     return build
 
@@ -103,7 +114,7 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
     prebuilt = os.environ.get("ATLAS_SITE")
     if prebuilt:
         return Build(ROOT, Path(prebuilt).resolve(), 0, "")
-    build = shared_build(tmp_path_factory, "real", ROOT / "data")
+    build = shared_build(tmp_path_factory, "real", project_with(ROOT / "data"))
     assert build.returncode == 0, build.output
     return build
 
@@ -111,6 +122,6 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
 @pytest.fixture(scope="session")
 def offline_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     """The documented offline flavour (`ATLAS_OFFLINE=true`), meant to be opened from file://."""
-    build = shared_build(tmp_path_factory, "offline", ROOT / "data", {"ATLAS_OFFLINE": "true"})
+    build = shared_build(tmp_path_factory, "offline", project_with(ROOT / "data"), {"ATLAS_OFFLINE": "true"})
     assert build.returncode == 0, build.output
     return build

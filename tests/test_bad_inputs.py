@@ -278,6 +278,13 @@ def test_a_line_separator_in_a_comment_publishes_nothing(tmp_path: Path, monkeyp
     hidden = "summary: The third made-up release.  # reviewed\u2028limits: Published from a comment"
     release.write_text(text.replace("summary: The third made-up release.", hidden), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    catalog = open_catalog(tmp_path / "data")
-    assert catalog.release("9.2").limits is None
-    assert catalog.release("9.2").summary == "The third made-up release."
+    # Round 3: invisible in a review, so refused like the same character in a value, with its place.
+    with pytest.raises(DataError) as refused:
+        open_catalog(tmp_path / "data")
+    lines = refused.value.report().splitlines()[1:]
+    line = text[: text.index("summary: The third made-up release.")].count("\n") + 1
+    column = len("summary: The third made-up release.  # reviewed") + 1
+    assert lines == [
+        f"data/releases/9.2.yaml:{line}:{column}: (yaml): U+2028 (line separator) outside a value (in a "
+        "comment?): invisible, and a line break to some YAML readers; remove it"
+    ], lines

@@ -9,13 +9,14 @@ shows literally; anchors and code blocks stay whole.
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import FIXTURE_DATA, Build, copy_project, run_build
+from conftest import FIXTURE_DATA, Build, copy_project, shared_build
 
 EDITS: dict[str, list[tuple[str, str]]] = {
     "releases/9.2.yaml": [
@@ -35,19 +36,44 @@ EDITS: dict[str, list[tuple[str, str]]] = {
         ),
         ("summary: The third made-up release.", "summary: 'a < b \"quoted\" & {% raw %} 1<2 > 0'"),
     ],
-    "sources.yaml": [("title: Made-up release notes", "title: 'Made-up \"release\" notes'")],
+    # A title ending in a backslash, which a Markdown link title could read as escaping its quote.
+    "sources.yaml": [("title: Made-up release notes", "title: 'Made-up \"release\" notes C:\\'")],
+}
+
+# Files the fixture lacks, each harmless alone: the facts JSON the guides embed carries both
+# strings, in this order (drivers before gpus), so `<!--` from one file and `<script>` from the
+# other meet inside one <script> element. In backticks, the text rules accept them as code.
+HOSTILE_ALIAS = "`<!--<script>` & `</script>`"
+NEW_FILES: dict[str, str] = {
+    "drivers.yaml": """reviewed: "2030-01-01"
+builds:
+  - {cuda: "12.6", toolkit: CUDA 12.6 GA, linux: "560.28.03", sources: [nvidia-cuda-compatibility]}
+  - {cuda: "12.8", toolkit: CUDA 12.8 GA, linux: "570.26", sources: [nvidia-cuda-compatibility]}
+  - cuda: "13.0"
+    toolkit: "CUDA 13.0 `<!--`"
+    linux: "570.26"
+    sources: [nvidia-cuda-compatibility]
+floors: []
+""",
+    "gpus.yaml": f"""reviewed: "2030-01-01"
+models:
+  - name: "NVIDIA H100"
+    aliases: ["{HOSTILE_ALIAS}"]
+    capability: "9.0"
+    family: "Hopper `<script>`"
+    segment: datacenter
+    sources: [nvidia-cuda-gpus]
+""",
 }
 
 ACTIVE_TAGS = {"script", "iframe", "object", "embed", "img", "link", "style", "form", "base", "meta", "svg"}
 
 
-# One worker runs the module: its `hostile_site` build is made once per worker that needs it.
-pytestmark = pytest.mark.xdist_group("hostile-site")
-
-
-@pytest.fixture(scope="module")
-def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    project = copy_project(tmp_path_factory.mktemp("hostile"), FIXTURE_DATA)
+def hostile_project(tmp: Path) -> Path:
+    """A copy of the project on the made-up data with the hostile edits and files (also built by the browser test)."""
+    project = copy_project(tmp, FIXTURE_DATA)
+    for name, content in NEW_FILES.items():
+        (project / "data" / name).write_text(content, encoding="utf-8")
     for name, edits in EDITS.items():
         path = project / "data" / name
         text = path.read_text(encoding="utf-8")
@@ -55,7 +81,12 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
             assert text.count(old) == 1, old
             text = text.replace(old, new)
         path.write_text(text, encoding="utf-8")
-    build = run_build(project)
+    return project
+
+
+@pytest.fixture(scope="session")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    build = shared_build(tmp_path_factory, "hostile", hostile_project)
     assert build.returncode == 0, build.output
     return build
 
@@ -139,7 +170,9 @@ def test_quotes_in_data_stay_inside_their_attributes(hostile_site: Build) -> Non
     }
     assert soup.find("meta", attrs={"http-equiv": True}) is None
     titles = {a.get("title") for a in soup.select("sup.atlas-cite a")}
-    assert 'Made-up "release" notes' in titles
+    assert {'Made-up "release" notes C:\\'} == {title for title in titles if "release" in title}, titles
+    listed = soup.find(id="src-notes").find_next("a")
+    assert listed.get_text() == 'Made-up "release" notes C:\\', listed
 
 
 def test_feed_and_sitemap_are_xml(hostile_site: Build) -> None:
@@ -149,3 +182,19 @@ def test_feed_and_sitemap_are_xml(hostile_site: Build) -> None:
     assert any('a < b "quoted" &' in summary for summary in summaries), summaries
     sitemap = ET.parse(hostile_site.site / "sitemap.xml").getroot()
     assert len(sitemap) > 10
+
+
+def test_facts_json_holds_any_data_string_inertly(hostile_site: Build) -> None:
+    # `<!--<script>` inside a script element makes the HTML tokenizer skip the next `</script>`,
+    # and the rest of the page becomes script text: no `<`, `>` or `&` may appear as itself.
+    guides = sorted((hostile_site.site / "upgrade").rglob("*.html"))
+    assert guides
+    for path in guides:
+        html = path.read_text(encoding="utf-8")
+        start = html.index('<script type="application/json" id="atlas-facts">')
+        raw = html[html.index(">", start) + 1 : html.index("</script>", start)]
+        assert not set(raw) & set("<>&\u2028\u2029"), path
+        facts = json.loads(raw)
+        assert facts["gpus"][0][3] == [HOSTILE_ALIAS], path
+        assert facts["drivers"]["13.0"]["toolkit"] == "CUDA 13.0 `<!--`"
+        assert facts["families"]["9.0"] == "Hopper `<script>`"

@@ -146,6 +146,22 @@ def test_a_second_run_keeps_the_decisions(project: Path) -> None:
     assert decided[(5007,)] is None
 
 
+def test_coverage_shows_felt_per_section_and_the_second_reading(project: Path) -> None:
+    run_ledger(project, str(project / "notes.md"), "--release", "9.2", "--notes", "notes")
+    decide(project, ["fast-path", "legacy-io-removed", "old-flag-removed", None, None, "not-felt: fix", None])
+    report = coverage_report(open_catalog(project / "data"))
+    assert "9.2: 4 of 7 entries decided; not yet re-read against felt-3" in report
+    # The first three entries (two highlights, one breaking) are covered by items with an effect.
+    assert "highlights 2/2 decided: 2 felt, 2 covered by 2 items" in report
+    assert "backwards-incompatible-changes 1/3 decided: 1 felt, 1 covered by 1 items" in report
+    assert "bug-fixes 1/2 decided: 0 felt, 0 covered by 0 items" in report
+    path = project / "data" / "ledger" / "9.2.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("entries:\n", 'reread: {date: "2026-11-28", definition: felt-3}\nentries:\n', 1))
+    report = coverage_report(open_catalog(project / "data"))
+    assert "9.2: 4 of 7 entries decided; re-read against felt-3 on 2026-11-28" in report
+
+
 def test_check_holds_items_and_decisions_to_the_ledger(project: Path) -> None:
     run_ledger(project, str(project / "notes.md"), "--release", "9.2", "--notes", "notes")
     decide(project, ["fast-path", "no-such-item", "not-felt: ci", None, None, None, None])

@@ -48,24 +48,62 @@
     return line.replace(/^[\s>]*>\s?/, "").replace(/^\s+/, "");
   }
 
+  /* The longest paste read, in characters: collect_env prints a few KB (tens with a long list of
+     libraries); past this only the start is read, and the reading says so. */
+  var MAX_PASTE = 200000;
+  /* A label is at most 41 characters; its colon may follow after padding ("Key   : value"), never
+     as far as LABEL_REACH characters into the line. */
+  var LABEL = /^([A-Za-z][A-Za-z0-9_ ./-]{0,40}?)\s*:/;
+  var LABEL_REACH = 200;
+  var RUN_IN = /PyTorch version[ \t]*:/g;
+
+  /* A prompt or a progress line run into the first label ("...information...   PyTorch version:
+     2.7") starts a line of its own. Linear: each match looks back over the blanks before it only. */
+  function splitRunIn(text) {
+    var out = "", from = 0, match;
+    RUN_IN.lastIndex = 0;
+    while ((match = RUN_IN.exec(text))) {
+      var start = match.index;
+      while (start > from && (text[start - 1] === " " || text[start - 1] === "\t")) start--;
+      if (start < match.index && start > 0 && text[start - 1] !== "\n") {
+        out += text.slice(from, start) + "\n";
+        from = match.index;
+      }
+    }
+    return out + text.slice(from);
+  }
+
+  /* The label a line starts with, and the value after its colon; null when the line is no field.
+     Every regular expression here runs in time linear in the line (no nested or adjacent
+     unbounded quantifiers that can split the same blanks two ways). */
+  function labelled(line) {
+    var match = LABEL.exec(line.slice(0, LABEL_REACH));
+    if (!match) return null;
+    var rest = line.slice(match[0].length);
+    if (rest && !/^\s/.test(rest)) return null;
+    var name = LABELS[match[1].replace(/\s+/g, " ").toLowerCase()];
+    return name ? { name: name, value: rest.trim() } : null;
+  }
+
+  /* The first MAX_PASTE characters, without the line cut in two (when there is a line break). */
+  function capped(text) {
+    if (text.length <= MAX_PASTE) return text;
+    var head = text.slice(0, MAX_PASTE);
+    var end = head.lastIndexOf("\n");
+    return end > 0 ? head.slice(0, end) : head;
+  }
+
   /* Lines keyed by the field they start; a label whose value went to the next line (e-mail
      wrapping, vLLM's GPU list) takes that line when it is not a label itself. */
   function fieldsOf(text) {
-    var lines = String(text || "")
-      .replace(/\r\n?/g, "\n")
-      // A prompt or a progress line run into the first label: "...information...   PyTorch version: 2.7"
-      .replace(/([^\n])[ \t]+(PyTorch version\s*:)/g, "$1\n$2")
+    var lines = splitRunIn(capped(String(text || "")).replace(/\r\n?|[\u2028\u2029]/g, "\n"))
       .split("\n")
       .map(unquote);
     var fields = {};
-    var order = [];
     lines.forEach(function (line, index) {
-      var match = line.match(/^([A-Za-z][A-Za-z0-9_ ./-]{0,40}?)\s*:(?:\s+|$)(.*)$/);
-      if (!match) return;
-      var name = LABELS[match[1].replace(/\s+/g, " ").toLowerCase()];
-      if (!name || fields[name]) return;
-      fields[name] = { value: match[2].trim(), line: index };
-      order.push(name);
+      var found = labelled(line);
+      if (!found || fields[found.name]) return;
+      fields[found.name] = { value: found.value, line: index };
     });
     Object.keys(fields).forEach(function (name) {
       var field = fields[name];
@@ -76,7 +114,7 @@
   }
 
   function isLabel(line) {
-    var match = line.match(/^([A-Za-z][A-Za-z0-9_ ./-]{0,40}?)\s*:/);
+    var match = LABEL.exec(line.slice(0, LABEL_REACH));
     return Boolean(match && LABELS[match[1].replace(/\s+/g, " ").toLowerCase()]);
   }
 
@@ -163,6 +201,16 @@
       mps: variants.appleGpu, rocm: variants.rocmFamily };
   }
 
+  /* "2 × NVIDIA A100, NVIDIA T4": each name once, in the order printed, with how often it was. */
+  function countedNames(names) {
+    var counts = {}, order = [];
+    names.forEach(function (name) {
+      if (!Object.prototype.hasOwnProperty.call(counts, name)) { counts[name] = 0; order.push(name); }
+      counts[name]++;
+    });
+    return order.map(function (name) { return (counts[name] > 1 ? counts[name] + " × " : "") + name; }).join(", ");
+  }
+
   function parseCollectEnv(text, facts) {
     var names = namesOf(facts);
     var parsed = fieldsOf(text);
@@ -171,6 +219,11 @@
       python: "", gpus: [], gpuText: "", driver: "", cudaAvailable: null, read: [], missing: [] };
     var read = function (field, label) { result.read.push({ field: field, label: label }); };
     var miss = function (field, why) { result.missing.push({ field: field, why: why }); };
+    var size = String(text || "").length;
+    if (size > MAX_PASTE) {
+      miss("paste", "The paste is " + size.toLocaleString("en") + " characters: only its first " +
+        MAX_PASTE.toLocaleString("en") + " were read (collect_env prints a few thousand)");
+    }
 
     var torch = fields.torch && collected(fields.torch) ? readTorch(fields.torch.value) : null;
     if (torch) {
@@ -203,7 +256,7 @@
     if (gpus) {
       result.gpus = gpus.names;
       result.gpuText = gpus.text;
-      if (gpus.names.length) read("gpus", gpus.names.length > 1 ? gpus.names.length + " GPUs: " + gpus.names.join(", ") : "GPU " + gpus.names[0]);
+      if (gpus.names.length) read("gpus", gpus.names.length > 1 ? gpus.names.length + " GPUs: " + countedNames(gpus.names) : "GPU " + gpus.names[0]);
       else if (/no cuda/i.test(gpus.text)) read("gpus", "no CUDA GPU");
       else miss("gpus", "GPU models: " + (gpus.text || "empty"));
     } else {
@@ -245,8 +298,9 @@
     if (!facts || !facts.gpus) return [];
     if (!facts._models) {
       facts._models = facts.gpus.map(function (row) {
-        return { name: row[0], capability: row[1], arm: Boolean(row[2]), aliases: row[3] || [],
-          family: (facts.families || {})[row[1]] || "" };
+        var aliases = row[3] || [];
+        return { name: row[0], capability: row[1], arm: Boolean(row[2]), aliases: aliases,
+          family: (facts.families || {})[row[1]] || "", words: [row[0]].concat(aliases).map(tokens) };
       });
     }
     return facts._models;
@@ -258,8 +312,7 @@
     var printed = tokens(name);
     var best = null, bestLength = 0;
     modelsOf(facts).forEach(function (model) {
-      [model.name].concat(model.aliases || []).forEach(function (label) {
-        var words = tokens(label);
+      model.words.forEach(function (words) {
         if (words.length > bestLength && contains(printed, words)) { best = model; bestLength = words.length; }
       });
     });
@@ -273,9 +326,11 @@
 
   /* Several GPUs: the oldest compute capability decides, since it is the one a wheel fails. */
   function oldestGpu(names, facts) {
-    var found = [], unknown = [];
+    var found = [], unknown = [], seen = {};
     names.forEach(function (name) {
-      var model = gpuModel(name, facts);
+      // A machine with many GPUs prints the same few names again and again: each is read once.
+      if (Object.prototype.hasOwnProperty.call(seen, name)) return;
+      var model = seen[name] = gpuModel(name, facts);
       if (model) found.push({ name: name, model: model }); else unknown.push(name);
     });
     if (!found.length) return { capability: "", unknown: unknown, mixed: false };

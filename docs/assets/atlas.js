@@ -622,8 +622,12 @@
     var heading = root.querySelector("#checklist");
     if (!boxes.length || !heading || root.querySelector(".atlas-ticks-reset")) return;
     var key = "atlas-ticks:" + window.location.pathname;
+    // What this browser kept may be anything another script or version wrote: only a list of
+    // strings is read, anything else (null, a number, an object, broken JSON) counts as no ticks.
     var read = function () {
-      try { return JSON.parse(window.localStorage.getItem(key) || "[]"); } catch (error) { return []; }
+      var saved;
+      try { saved = JSON.parse(window.localStorage.getItem(key) || "[]"); } catch (error) { return []; }
+      return Array.isArray(saved) ? saved.filter(function (id) { return typeof id === "string"; }) : [];
     };
     var write = function (ids) {
       try {
@@ -964,16 +968,22 @@
     });
   }
 
+  /* Each step runs by itself: one that throws (a browser without some API, a page the step did
+     not expect) is reported in the console and the others still run. */
+  function step(run, target) {
+    try { run(target); } catch (error) { window.console.error("atlas.js: " + (run.name || "setup") + " failed:", error); }
+  }
+
   function setup() {
-    readVocabulary(document);
-    setupPalette(document);
-    setupPersonalGuide(document);
-    setupTicks(document);
-    setupIndexSetup(document);
-    setupUpgradePicker(document);
-    setupCopyLinks(document);
-    setupInstallCopy(document);
-    Array.prototype.forEach.call(document.querySelectorAll(".atlas-table"), setupTable);
+    step(readVocabulary, document);
+    step(setupPalette, document);
+    step(setupPersonalGuide, document);
+    step(setupTicks, document);
+    step(setupIndexSetup, document);
+    step(setupUpgradePicker, document);
+    step(setupCopyLinks, document);
+    step(setupInstallCopy, document);
+    Array.prototype.forEach.call(document.querySelectorAll(".atlas-table"), function (table) { step(setupTable, table); });
   }
 
   /* Node's unit tests (tests/js/atlas_rules.test.js) load the pure rules; a browser never gets here. */

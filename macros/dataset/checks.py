@@ -27,7 +27,7 @@ from macros.dataset.model import (
 )
 from macros.dataset.problems import Path as FieldPath
 from macros.dataset.problems import Problem, format_path
-from macros.dataset.vocabulary import DEPRECATION, REJECTED, REMOVAL, TIERS, TORCH
+from macros.dataset.vocabulary import DEPRECATION, REJECTED, REMOVAL, ROCM, TIERS, TORCH
 
 
 @dataclass(frozen=True)
@@ -244,6 +244,17 @@ def references_resolve(data: Dataset) -> Iterator[Problem]:
                 if ref not in item_release:
                     path = ("disputes", index, "items", ref_index)
                     yield _problem(loaded, path, f"unknown item id {ref!r}")
+        anchors = {ident for _, ident in _anchored_ids(release)}
+        for index, moved in enumerate(release.moved):
+            home = item_release.get(moved.id)
+            if home is None:
+                yield _problem(loaded, ("moved", index, "id"), f"unknown item id {moved.id!r}")
+            elif home[0].version != moved.to:
+                message = f"item {moved.id!r} is in {home[0].version}, not in {moved.to}"
+                yield _problem(loaded, ("moved", index, "to"), message)
+            if moved.id in anchors:
+                message = f"{moved.id!r} is also an id on this release's page: a moved item lives elsewhere"
+                yield _problem(loaded, ("moved", index, "id"), message)
         for index, drop in enumerate(release.platform.architectures_dropped):
             if drop.item is not None and drop.item not in own:
                 path = ("platform", "architectures_dropped", index, "item")
@@ -504,6 +515,32 @@ def cuda_builds_have_a_driver(data: Dataset) -> Iterator[Problem]:
                     yield _problem(loaded, path, message)
 
 
+def install_anchors_are_distinct(data: Dataset) -> Iterator[Problem]:
+    """Each wheel variant of a release has its own install anchor (`#install-rocm72`, the variant
+    without dots): ROCm '7.2' and '72', or '6.2.4' and '6.24', would make one anchor for two rows."""
+    for loaded in data.releases:
+        platform = loaded.record.platform
+        variants: list[tuple[FieldPath, str]] = [
+            (("platform", "cuda", kind, index, "version"), wheels.cuda_tag(build.version))
+            for kind in ("stable", "experimental")
+            for index, build in enumerate(getattr(platform.cuda, kind))
+        ]
+        variants += [
+            (("platform", "rocm", "stable", index), f"{ROCM}{version}")
+            for index, version in enumerate(platform.rocm.stable or [])
+        ]
+        seen: dict[str, str] = {}
+        for path, variant in variants:
+            anchor = wheels.variant_anchor(variant)
+            if anchor in seen and seen[anchor] != variant:
+                message = (
+                    f"{variant!r} and {seen[anchor]!r} would share the install anchor #install-{anchor}; "
+                    "write the version as the download index names it"
+                )
+                yield _problem(loaded, path, message)
+            seen.setdefault(anchor, variant)
+
+
 RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     one_file_per_version,
     file_name_matches_version,
@@ -524,6 +561,7 @@ RULES: tuple[Callable[[Dataset], Iterator[Problem]], ...] = (
     hardware_sources_exist,
     gpu_models_are_unambiguous,
     cuda_builds_have_a_driver,
+    install_anchors_are_distinct,
 )
 
 

@@ -10,8 +10,11 @@ for bad data.
 
 from __future__ import annotations
 
+import bisect
+import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -111,6 +114,32 @@ def read_data_file(path: Path, name: str) -> tuple[bytes | None, list[Problem]]:
         return None, [Problem(name, 1, 1, "(file)", f"cannot be read: {exc.strerror or exc}")]
 
 
+#: Files up to this size are known by their content (larger ones the loader refuses, or
+#: pypi.json): hashing the whole data/ (2 MB) takes a few milliseconds per build.
+_HASHED_BYTES = 16 * 1024 * 1024
+
+
+def content_stamp(path: Path) -> tuple:
+    """What tells one version of a data file from another: its content, not its time. A save that
+    keeps the size and the modification time (an editor, a `git checkout`, `touch -r`) is still a
+    change. Only regular files are read (a FIFO would block the build); anything else is known by
+    its kind, size and times, and the loader reports it."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        return ("unreadable", error.errno)
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode) or status.st_size > _HASHED_BYTES:
+        os.close(descriptor)
+        return ("other", status.st_mode, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+    with os.fdopen(descriptor, "rb") as handle:
+        try:
+            data = handle.read(_HASHED_BYTES + 1)
+        except OSError as error:
+            return ("unreadable", error.errno)
+    return (len(data), hashlib.blake2b(data, digest_size=16).digest())
+
+
 def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, list[Problem]]:
     name = display_name(path)
     positions = Positions()
@@ -132,6 +161,7 @@ def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, 
         message = f"the non-character U+{clash:04X} is not allowed in data files; remove it"
         return None, positions, [Problem(name, line, column, "(yaml)", message)]
     text = text.translate(_HIDE_BREAKS)
+    hidden = _hidden_breaks_outside_values(text, name)
     try:
         problems = _shape_problems(text, name)
         if problems:
@@ -145,8 +175,8 @@ def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, 
         column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
         message = f"the control character U+{exc.character:04X} is not allowed in YAML; remove it"
         return None, positions, [Problem(name, line, column, "(yaml)", message)]
-    if problems:
-        return None, positions, problems
+    if problems or hidden:
+        return None, positions, hidden + problems
     if data is None:
         return None, positions, [Problem(name, 1, 1, "(file)", "the file is empty")]
     try:
@@ -154,6 +184,42 @@ def load_file(path: Path, model: type[Model]) -> tuple[Model | None, Positions, 
     except ValidationError as exc:
         return None, positions, [_validation_problem(name, positions, error) for error in exc.errors()]
 
+
+def _hidden_breaks_outside_values(text: str, name: str) -> list[Problem]:
+    """NEL, U+2028 and U+2029 in a comment (or between tokens): invisible in a review, and a line
+    break to YAML 1.1 readers (a comment's rest becomes a field there). Refused like everywhere
+    else; inside a value the text rules refuse them with the field's name."""
+    if not any(hidden in text for hidden in _SHOW_BREAKS_CHARS):
+        return []
+    spans: list[tuple[int, int]] = []
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if isinstance(token, yaml.ScalarToken):
+                spans.append((token.start_mark.index, token.end_mark.index))
+    except yaml.YAMLError:
+        pass  # the parse reports the syntax error; what was scanned still counts
+    starts = [start for start, _ in spans]
+    problems: list[Problem] = []
+    for offset, char in enumerate(text):
+        if char not in _SHOW_BREAKS_CHARS:
+            continue
+        at = bisect.bisect_right(starts, offset) - 1
+        if at >= 0 and offset < spans[at][1]:
+            continue  # inside a value: the text rules name its field
+        line, column = text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+        message = f"{_SHOW_BREAKS_NAMES[char]} outside a value (in a comment?): invisible, and a line break "
+        problems.append(Problem(name, line, column, "(yaml)", message + "to some YAML readers; remove it"))
+        if len(problems) == 20:
+            break
+    return problems
+
+
+_SHOW_BREAKS_CHARS = frozenset(_YAML12_NON_BREAKS.values())
+_SHOW_BREAKS_NAMES = {
+    "\ufdd0": "U+0085 (next line)",
+    "\ufdd1": "U+2028 (line separator)",
+    "\ufdd2": "U+2029 (paragraph separator)",
+}
 
 _PLAIN_TAG = re.compile(r"^tag:yaml\.org,2002:(str|int|float|bool|null|seq|map)$")
 

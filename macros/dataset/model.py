@@ -677,6 +677,16 @@ class Dispute(Record):
     sources: SourceIds
 
 
+class MovedItem(Record):
+    """An item the notes listed under this release that shipped in another one (the wheels say so).
+    Its anchor stays on this release's page and guides, pointing to where the item lives now."""
+
+    id: Slug = Field(description="The item's permanent id; the item itself is in the release `to`.")
+    to: Version = Field(description="The release the change really shipped in (it holds the item).")
+    note: Text = Field(description="Why it moved: what the notes say and what the wheels show.")
+    sources: SourceIds
+
+
 class Release(Record):
     """One file data/releases/X.Y.yaml."""
 
@@ -691,6 +701,9 @@ class Release(Record):
     companions: list[CompanionVersion] = []
     items: list[Item] = []
     disputes: list[Dispute] = []
+    moved: list[MovedItem] = Field(
+        default=[], description="Items the notes listed here that shipped in another release; their anchors stay."
+    )
     limits: Text | None = Field(
         default=None,
         description="What the sources could not give for this release (notes or sections that could not be "
@@ -781,7 +794,9 @@ class LedgerReread(Record):
     """A second reading of a whole ledger against one definition of "felt" (data/README.md)."""
 
     date: IsoDate = Field(description="When the second reading was finished.")
-    definition: Slug = Field(description="Which definition of felt it applied: 'felt-3' is the one data/README.md states.")
+    definition: Slug = Field(
+        description="Which definition of felt it applied: 'felt-3' is the one data/README.md states."
+    )
     note: Text | None = None
 
 

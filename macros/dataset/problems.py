@@ -16,6 +16,14 @@ Path = tuple[str | int, ...]
 UNION_TAGS = frozenset({"dotted-name", "call-with-keyword"})
 
 
+def visible(text: str) -> str:
+    """`text` for a terminal: control, format and separator characters (ESC, CSI, bidirectional
+    overrides, line breaks) written as Python escapes (`\\x1b`, `\\u202e`), everything else as is."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     file: str
@@ -25,7 +33,9 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.field}: {self.message}"
+        # File names and keys come from the data as typed: shown with their control characters
+        # escaped, so a name cannot clear the terminal or restyle the build log.
+        return visible(f"{self.file}:{self.line}:{self.column}: {self.field}: {self.message}")
 
 
 class DataError(Exception):

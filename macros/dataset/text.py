@@ -20,6 +20,7 @@ trust model is: every text field is written by a stranger.
 from __future__ import annotations
 
 import html
+import json
 import re
 import unicodedata
 from functools import lru_cache
@@ -223,3 +224,15 @@ def plain_text(text: str | None) -> str:
     `torch._dynamo` or `*args` far more often than they mark emphasis."""
     stripped = re.sub(r"`|\*\*", "", " ".join((text or "").split()))
     return html.escape(stripped, quote=True)
+
+
+#: What JSON inside an HTML `<script>` element must not hold as itself: `<` opens `</script>` and
+#: `<!--` (which makes the tokenizer skip a later `</script>`), `>` and `&` matter to the same
+#: tokenizer and to Markdown around a raw HTML block, and U+2028/U+2029 end a line in older
+#: JavaScript. Each is written as its `\uXXXX` escape, which JSON.parse reads back as the character.
+_SCRIPT_JSON_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"}
+
+
+def script_json(value: object) -> str:
+    """`value` as compact JSON that is inert inside `<script type="application/json">`, for any string."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True).translate(_SCRIPT_JSON_ESCAPES)

@@ -225,6 +225,18 @@ VERDICTS = Vocabulary(
     ),
 )
 
+#: The one definition of "felt" every ledger is decided against (data/README.md, "Ledgers").
+#: A ledger that was read again against it says so: `reread: {definition: felt-3}`.
+FELT_DEFINITION_ID = "felt-3"
+FELT_DEFINITION = (
+    "Code or an install that worked on A behaves differently on B: a removed or renamed public "
+    "name; a new error; a new warning on ordinary code; a changed default (argument, flag, backend, "
+    "dtype, environment variable); a changed result (values, dtype, shape), including bug fixes "
+    "that change what code which ran without error returns (wrong results, NaN, corruption, "
+    "precision); a platform or packaging change; a known regression. A change that reaches only "
+    "people who build PyTorch from source is felt for the source variant."
+)
+
 NotFeltReason = Literal["internal", "ci", "docs", "new-api", "faster", "fix", "developer", "duplicate", "reverted"]
 #: Why an entry of the notes needs no item (a ledger's `decision: "not-felt: <reason>"`).
 NOT_FELT_REASONS = Vocabulary(
@@ -235,7 +247,7 @@ NOT_FELT_REASONS = Vocabulary(
         Term("docs", "documentation only", "is documentation", "atlas-notfelt-docs"),
         Term("new-api", "new and opt-in; nothing existing changes", "is opt-in", "atlas-notfelt-new-api"),
         Term("faster", "faster or leaner, same behaviour", "is faster", "atlas-notfelt-faster"),
-        Term("fix", "a failure in a narrow case now works", "is fixed", "atlas-notfelt-fix"),
+        Term("fix", "a crash or error fixed; results unchanged", "is fixed", "atlas-notfelt-fix"),
         Term("developer", "only for developers of PyTorch or backends", "is for developers", "atlas-notfelt-developer"),
         Term("duplicate", "the same change as another entry", "is a duplicate", "atlas-notfelt-duplicate"),
         Term("reverted", "reverted or not in the wheels", "was reverted", "atlas-notfelt-reverted"),

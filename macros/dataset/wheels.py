@@ -22,6 +22,18 @@ PLATFORMS: tuple[tuple[str, str, str], ...] = (  # label, a word of the tag, its
 )
 
 
+def cuda_tag(version: str) -> str:
+    """'12.6' -> 'cu126', '13.0' -> 'cu130' (the download index naming)."""
+    major, minor = version.split(".")[:2]
+    return f"cu{major}{minor}"
+
+
+def variant_anchor(variant: str) -> str:
+    """The stable anchor suffix of a wheel variant (`#install-rocm71`): the variant without dots.
+    Not one to one ('rocm7.2' and 'rocm72'): `make check` refuses a release whose variants meet."""
+    return variant.replace(".", "")
+
+
 @dataclass(frozen=True)
 class Wheel:
     file: WheelFile

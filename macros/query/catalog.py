@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from macros.dataset.checks import Dataset, run_checks
-from macros.dataset.load import Loaded, Model, Positions, display_name, load_file
+from macros.dataset.load import Loaded, Model, Positions, content_stamp, display_name, load_file
 from macros.dataset.model import (
     Dispute,
     DriverTable,
@@ -163,15 +163,13 @@ class Citations:
 _cache: dict[Path, tuple[tuple, Catalog]] = {}
 #: Each file's load result by its stamp: under `mkdocs serve`, saving one release file reparses
 #: that file only (the checks across files still run on every load).
-_file_cache: dict[tuple[Path, type], tuple[tuple[int, int], tuple]] = {}
+_file_cache: dict[tuple[Path, type], tuple[tuple, tuple]] = {}
 
 
 def _load(path: Path, model: type[Model]) -> tuple[Model | None, Positions, list[Problem]]:
-    try:
-        status = path.stat()
-    except OSError:
+    stamp = content_stamp(path)
+    if stamp[0] == "unreadable":
         return load_file(path, model)  # it reports the missing or unreadable file
-    stamp = (status.st_mtime_ns, status.st_size)
     cached = _file_cache.get((path, model))
     if cached and cached[0] == stamp:
         return cached[1]  # type: ignore[return-value]
@@ -236,7 +234,7 @@ def open_catalog(data_dir: Path, *, with_pypi: bool = True) -> Catalog:
         return _load_catalog(data_dir.resolve(), with_pypi=False)
     data_dir = data_dir.resolve()
     files = data_files(data_dir)
-    stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files if p.exists())
+    stamp = tuple((str(p), content_stamp(p)) for p in files if p.exists() or p.is_symlink())
     cached = _cache.get(data_dir)
     if cached and cached[0] == stamp:
         return cached[1]

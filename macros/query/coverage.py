@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import get_args
 
-from macros.dataset.model import Cited, Kind, Ledger, Release
-from macros.dataset.vocabulary import CODE_KINDS, NOT_FELT_REASONS
+from macros.dataset.model import Cited, Kind, Ledger, LedgerEntry, Release
+from macros.dataset.vocabulary import CODE_KINDS, FELT_DEFINITION, FELT_DEFINITION_ID, NOT_FELT_REASONS
 from macros.query.catalog import Catalog
 
 KINDS: tuple[str, ...] = get_args(Kind)
@@ -113,21 +113,63 @@ def ledger_summary(catalog: Catalog) -> str:
     return "ledgers (notes entries decided): " + ", ".join(parts)
 
 
+@dataclass(frozen=True)
+class SectionTally:
+    """One section of a ledger: entries, decided, felt (covered by an item that says how users feel
+    it: an effect), covered by any item (features included), and the distinct items."""
+
+    entries: int
+    decided: int
+    felt: int
+    covered: int
+    items: int
+
+
+def section_tallies(ledger: Ledger, catalog: Catalog) -> dict[str, SectionTally]:
+    """Section -> its tally, in the notes' order of sections."""
+    grouped: dict[str, list[LedgerEntry]] = {}
+    for entry in ledger.entries:
+        grouped.setdefault(entry.section, []).append(entry)
+    known = catalog.items
+    tallies = {}
+    for name, entries in grouped.items():
+        covering = [entry.item_id for entry in entries if entry.item_id]
+        tallies[name] = SectionTally(
+            entries=len(entries),
+            decided=sum(1 for entry in entries if entry.decision is not None),
+            felt=sum(1 for item_id in covering if item_id in known and known[item_id][1].effect),
+            covered=len(covering),
+            items=len(set(covering)),
+        )
+    return tallies
+
+
+def reread_status(ledger: Ledger) -> str:
+    """Whether every not-felt decision was read again against the definition of felt, and when."""
+    if ledger.reread is None:
+        return f"not yet re-read against {FELT_DEFINITION_ID}"
+    stale = "" if ledger.reread.definition == FELT_DEFINITION_ID else f" (the current one is {FELT_DEFINITION_ID})"
+    return f"re-read against {ledger.reread.definition} on {ledger.reread.date}{stale}"
+
+
 def ledger_report(catalog: Catalog) -> list[str]:
-    """Per release: entries of the notes decided, per section; and what the decisions were."""
-    lines = ["Ledgers (data/ledger/X.Y.yaml: every entry of the notes decided):"]
+    """Per release: entries of the notes decided; per section, entries felt and the items covering
+    them; what the decisions were; and whether the ledger was re-read against the definition."""
+    lines = [
+        "Ledgers (data/ledger/X.Y.yaml: every entry of the notes decided; felt = covered by an item with an effect):",
+        f"  felt ({FELT_DEFINITION_ID}): {FELT_DEFINITION}",
+    ]
     for release in catalog.releases:
         ledger = catalog.ledgers.get(release.version)
         if ledger is None:
             lines.append(f"  {release.version}: no ledger")
             continue
-        decided, total, sections = ledger_progress(ledger)
-        items = items_per_section(ledger)
-        per_section = ", ".join(
-            f"{name} {done}/{count}" + (f" ({items[name]} items)" if items.get(name) else "")
-            for name, (done, count) in sections.items()
-        )
-        lines.append(f"  {release.version}: {decided} of {total} entries decided ({per_section})")
+        decided, total, _ = ledger_progress(ledger)
+        lines.append(f"  {release.version}: {decided} of {total} entries decided; {reread_status(ledger)}")
+        for name, t in section_tallies(ledger, catalog).items():
+            lines.append(
+                f"      {name} {t.decided}/{t.entries} decided: {t.felt} felt, {t.covered} covered by {t.items} items"
+            )
         tally = ledger_tally(ledger)
         not_felt = ", ".join(f"{reason} {count}" for reason, count in tally.not_felt)
         lines.append(

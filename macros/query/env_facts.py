@@ -10,10 +10,10 @@ the setup's fields, the wheel variant families and the operating systems. Comput
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from macros.dataset import wheels
+from macros.dataset.text import script_json
 from macros.dataset.vocabulary import (
     CPU,
     CUDA,
@@ -126,8 +126,5 @@ def env_facts(catalog: Catalog) -> dict[str, Any]:
 
 
 def env_facts_json(catalog: Catalog) -> str:
-    """The facts as JSON safe inside a <script> element (no "</" can close it)."""
-    return catalog.memo(
-        "env-facts-json",
-        lambda: json.dumps(env_facts(catalog), separators=(",", ":"), sort_keys=True).replace("</", "<\\/"),
-    )
+    """The facts as JSON inert inside a <script> element, whatever the data's strings hold."""
+    return catalog.memo("env-facts-json", lambda: script_json(env_facts(catalog)))

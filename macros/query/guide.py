@@ -80,7 +80,9 @@ class UpgradeGuide:
         return sorted(groups.items())
 
     def actions(self) -> list[Entry]:
-        return [entry for entry in [*self.changes, *self.plan_for] if entry.item.action]
+        """Every entry whose row has a box to tick: each listed entry that says what to do."""
+        listed = [*self.changes, *self.plan_for, *self.regressions, *self.features]
+        return [entry for entry in listed if entry.item.action]
 
 
 def completion(catalog: Catalog, item: Item, end: Release) -> Entry | None:
@@ -244,11 +246,21 @@ def checks_first(guide: UpgradeGuide) -> list[str]:
             )
     if a.macos.mps_min and b.macos.mps_min and version_key(b.macos.mps_min) > version_key(a.macos.mps_min):
         notes.append(f"Apple GPUs: MPS needs macOS {b.macos.mps_min} or newer (was {a.macos.mps_min}).")
-    if b.cpp.headers != a.cpp.headers or b.cpp.source_build != a.cpp.source_build:
-        notes.append(
-            f"C++ extensions and source builds: {b.cpp.headers} for the headers, "
-            f"{b.cpp.source_build} to build PyTorch (was {a.cpp.headers} and {a.cpp.source_build})."
-        )
+    cpp_changes, cpp_unknown = [], []
+    for name, what in (("headers", "the headers"), ("source_build", "building PyTorch")):
+        new, old = getattr(b.cpp, name), getattr(a.cpp, name)
+        if new == old:
+            continue
+        was = f" (was {old})" if old else ""
+        if new is None:
+            cpp_changes.append(f"the standard for {what} is not known{was}")
+            cpp_unknown.append(b.cpp.unknown.get(name, ""))
+        else:
+            verb = "need" if name == "headers" else "needs"
+            cpp_changes.append(f"{what} {verb} {new}{was}")
+    if cpp_changes:
+        why = " ".join(reason for reason in cpp_unknown if reason)
+        notes.append(f"C++ extensions and source builds: {'; '.join(cpp_changes)}." + (f" {why}" if why else ""))
     return notes
 
 

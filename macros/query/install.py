@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from macros.dataset.model import Release, three_part
 from macros.dataset.vocabulary import CPU, CUDA, DEFAULT_WHEEL, INSTALLED_COMPANIONS, ROCM, TORCH, XPU, family
+from macros.dataset.wheels import cuda_tag, variant_anchor
 
 INDEX = "https://download.pytorch.org/whl"
 
@@ -25,13 +26,7 @@ class InstallVariant:
     @property
     def id(self) -> str:
         """The stable anchor suffix (`#install-rocm71`): the variant without dots."""
-        return self.variant.replace(".", "")
-
-
-def cuda_tag(version: str) -> str:
-    """'12.6' -> 'cu126', '13.0' -> 'cu130' (the download index naming)."""
-    major, minor = version.split(".")[:2]
-    return f"cu{major}{minor}"
+        return variant_anchor(self.variant)
 
 
 def newest_patch(release: Release) -> str:

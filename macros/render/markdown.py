@@ -90,8 +90,16 @@ def _set_aside(context: jinja2.runtime.Context, html: str) -> str:
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
+def _no_none(value: object) -> object:
+    """Refuse to print Python's None: an unknown value must say what is unknown and why."""
+    if value is None:
+        raise ValueError("a template printed None: render the unknown value with its reason instead")
+    return value
+
+
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
+        finalize=_no_none,
         loader=jinja2.FileSystemLoader(TEMPLATES),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

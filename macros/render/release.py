@@ -39,7 +39,13 @@ def _citations(citations: Citations, source_ids: list[str], link: Callable[[int,
 
 def cite(citations: Citations, source_ids: list[str]) -> str:
     """Citations for Markdown."""
-    return _citations(citations, source_ids, lambda n, source: f'[{n}](#src-{source.id} "{plain_text(source.title)}")')
+    # In a Markdown link title a backslash escapes the next character: written as a reference.
+    return _citations(citations, source_ids, lambda n, source: f'[{n}](#src-{source.id} "{_markdown_title(source)}")')
+
+
+@lru_cache(maxsize=4096)
+def _markdown_title(source: Source) -> str:
+    return plain_text(source.title).replace("\\", "&#92;")
 
 
 @lru_cache(maxsize=4096)

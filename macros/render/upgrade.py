@@ -153,6 +153,14 @@ def render_guide_without_rows(catalog: Catalog, start: str, end: str) -> Rendere
         if item.id not in anchored
         for name in (item.id, *item.aliases)
     ]
+    # An item the notes listed under a crossed release but that shipped later keeps its anchor
+    # here when its real release is outside the range (inside it, its row carries the anchor).
+    kept_anchors += [
+        moved.id
+        for release in guide.crossed
+        for moved in release.moved
+        if catalog.release_of(moved.id) not in guide.crossed and moved.id not in anchored
+    ]
     return render(
         GuideView(
             **item_helpers(catalog, citations, page=GUIDE.path(start=start, end=end)),

@@ -19,7 +19,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from macros.dataset.load import MAX_FILE_BYTES, load_file
 from macros.dataset.model import Ledger, LedgerEntry
+from macros.dataset.safe_io import UnsafeFile, display_name, read_text
+
+#: Largest notes file read, in bytes: PyTorch's longest notes are about 300 KB of Markdown.
+MAX_NOTES_BYTES = 4 * 1024 * 1024
 
 #: The sections of PyTorch's notes, by their slug; other top-level headings (the page title) are
 #: not sections. Spelling varies between releases ("Backward incompatible changes", "Bug Fixes").
@@ -38,7 +45,9 @@ SECTION_ALIASES: dict[str, str] = {
     "developers": "developers",
     "security": "security",
 }
-_HEADING = re.compile(r"^(#{1,4})\s+(.*?)\s*#*\s*$")
+#: Every pattern here runs in time linear in the line: no two unbounded quantifiers that can share
+#: the same characters (a heading's closing hashes are stripped in Python, not by the pattern).
+_HEADING = re.compile(r"^(#{1,4})\s+(.*)$")
 _BULLET = re.compile(r"^[-*+]\s+\S")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BOLD = re.compile(r"^(\*\*|__).*(\*\*|__)$")
@@ -55,10 +64,11 @@ class _Entry:
     section: str
     area: str
     prs: list[int]
+    line: int = 0  # where the entry starts in the notes, 1-based
 
 
 def slug(heading: str) -> str:
-    text = re.sub(r"<[^>]+>|[`*_\[\]]", "", heading).strip().lower()
+    text = re.sub(r"<[^<>]+>|[`*_\[\]]", "", heading).strip().lower()
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
 
@@ -73,20 +83,29 @@ def prs_in(text: str) -> list[int]:
 
 
 def _area_of(heading: str) -> str:
-    text = re.sub(r"<[^>]+>|[*_]", "", heading).strip()
+    text = re.sub(r"<[^<>]+>|[*_]", "", heading).strip()
     return text.replace("`", "")[:80]
 
 
-def parse_notes(text: str) -> list[LedgerEntry]:
-    """Every entry of the notes, in order, numbered within its section and area."""
+def parse_notes(text: str, name: str = "NOTES.md") -> list[LedgerEntry]:
+    """Every entry of the notes, in order, numbered within its section and area. An entry the
+    ledger cannot hold (a section heading or area with characters the data refuses, a PR number
+    out of range) is a `LedgerToolError` naming its line."""
     raw = list(_entries(text))
     numbered, counters = [], {}
     for entry in raw:
         key = (entry.section, entry.area)
         counters[key] = counters.get(key, 0) + 1
-        numbered.append(
-            LedgerEntry(section=entry.section, area=entry.area, n=counters[key], prs=entry.prs, decision=None)
-        )
+        try:
+            numbered.append(
+                LedgerEntry(section=entry.section, area=entry.area, n=counters[key], prs=entry.prs, decision=None)
+            )
+        except ValidationError as error:
+            first = error.errors()[0]
+            field = ".".join(str(part) for part in first["loc"])
+            raise LedgerToolError(
+                f"{name}:{entry.line}: {field}: {first['msg']} (in {entry.section!r} / {entry.area!r})"
+            ) from None
     return numbered
 
 
@@ -104,7 +123,8 @@ def _outside_code(text: str) -> list[str]:
 
 def _heading_at(line: str) -> tuple[int, str] | None:
     match = _HEADING.match(line)
-    return (len(match.group(1)), match.group(2)) if match else None
+    # "## Title ##": the closing hashes and the blanks around them are not the title.
+    return (len(match.group(1)), match.group(2).rstrip().rstrip("#").rstrip()) if match else None
 
 
 def _indent(line: str) -> int:
@@ -185,7 +205,7 @@ def _entries(text: str) -> Iterator[_Entry]:
                 area, subarea = "", ""
             elif section is not None and _is_entry_heading(lines, index, level, title):
                 prs = prs_in(title) or prs_in("\n".join(_block(lines, index, level)))
-                yield _Entry(section, area[:80], prs)
+                yield _Entry(section, area[:80], prs, index + 1)
                 inside_entry_heading = level
             elif level == 2:
                 area, subarea = _area_of(title), ""
@@ -203,7 +223,7 @@ def _entries(text: str) -> Iterator[_Entry]:
                 if "</table" in lines[index].lower():
                     break
                 index += 1
-            yield from _table_rows(section, table)
+            yield from _table_rows(section, table, index + 2 - len(table))
             index += 1
             continue
         if _is_bullet(line):
@@ -214,7 +234,7 @@ def _entries(text: str) -> Iterator[_Entry]:
                 if current:
                     yield current
                 where = f"{area} / {subarea}" if area and subarea else (area or subarea)
-                current = _Entry(section, where[:80], prs_in(line))
+                current = _Entry(section, where[:80], prs_in(line), index + 1)
                 in_first_paragraph = True
             elif current:
                 current.prs += [pr for pr in prs_in(line) if pr not in current.prs]
@@ -227,20 +247,29 @@ def _entries(text: str) -> Iterator[_Entry]:
         yield current
 
 
-def _table_rows(section: str | None, lines: list[str]) -> Iterator[_Entry]:
+def _table_rows(section: str | None, lines: list[str], first_line: int) -> Iterator[_Entry]:
     """One entry per row with cells; a row ends where the next begins (2.10's notes open each row
     with `<tr>` where `</tr>` belongs), so closing tags are not needed."""
     text = "\n".join(lines)
-    for row in re.split(r"<tr\b[^>]*>", text, flags=re.IGNORECASE)[1:]:
+    for row in re.split(r"<tr\b[^<>]*>", text, flags=re.IGNORECASE)[1:]:
         if "<td" in row.lower():
-            yield _Entry(section or "highlights", "", prs_in(row))
+            yield _Entry(section or "highlights", "", prs_in(row), first_line)
 
 
 def merge(fresh: list[LedgerEntry], previous: Ledger | None) -> list[LedgerEntry]:
     """Carry decisions over from the previous ledger to the same entries (section, area, PRs; for
     entries without PRs, also the position)."""
+    return _merged(fresh, previous)[0]
+
+
+def dropped_decisions(fresh: list[LedgerEntry], previous: Ledger | None) -> int:
+    """How many decided entries of the previous ledger have no entry in `fresh` to go to."""
+    return _merged(fresh, previous)[1]
+
+
+def _merged(fresh: list[LedgerEntry], previous: Ledger | None) -> tuple[list[LedgerEntry], int]:
     if previous is None:
-        return fresh
+        return fresh, 0
     taken: dict[tuple, list[LedgerEntry]] = {}
     for old in previous.entries:
         taken.setdefault(_identity(old), []).append(old)
@@ -251,7 +280,8 @@ def merge(fresh: list[LedgerEntry], previous: Ledger | None) -> list[LedgerEntry
             old = candidates.pop(0)
             entry = entry.model_copy(update={"decision": old.decision, "note": old.note})
         merged.append(entry)
-    return merged
+    dropped = sum(1 for left in taken.values() for old in left if old.decision)
+    return merged, dropped
 
 
 def _identity(entry: LedgerEntry) -> tuple:
@@ -267,8 +297,11 @@ def render(ledger: Ledger) -> str:
         "# Written by `python -m macros ledger`; decisions are ours, entries follow the notes' order.",
         f'release: "{ledger.release}"',
         f"notes: {ledger.notes}",
-        "entries:",
     ]
+    if ledger.reread:
+        note = f", note: {json.dumps(ledger.reread.note, ensure_ascii=False)}" if ledger.reread.note else ""
+        lines.append(f'reread: {{date: "{ledger.reread.date}", definition: {ledger.reread.definition}{note}}}')
+    lines.append("entries:")
     for entry in ledger.entries:
         fields = [
             f"section: {entry.section}",
@@ -283,14 +316,43 @@ def render(ledger: Ledger) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(notes_path: Path, release: str, notes_source: str, previous: Ledger | None) -> Ledger:
+def build(notes_path: Path, release: str, notes_source: str, previous: Ledger | None, *, force: bool = False) -> Ledger:
+    """The ledger from the notes at `notes_path`, keeping the previous ledger's decisions. Refuses
+    (`LedgerToolError`) to drop decided entries the notes no longer hold unless `force`."""
+    name = display_name(notes_path)
     try:
-        text = notes_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise LedgerToolError(f"{notes_path}: cannot be read as UTF-8 text ({error})") from None
-    fresh = parse_notes(text)
+        text = read_text(notes_path, limit=MAX_NOTES_BYTES)
+    except UnsafeFile as error:
+        raise LedgerToolError(str(error)) from None
+    fresh = parse_notes(text, name)
     if not fresh:
         raise LedgerToolError(
-            f"{notes_path}: no entries found (expected the notes' Markdown: '# Section' headings with '- ' bullets)"
+            f"{name}: no entries found (expected the notes' Markdown: '# Section' headings with '- ' bullets)"
         )
-    return Ledger(release=release, notes=notes_source, entries=merge(fresh, previous))
+    entries, dropped = _merged(fresh, previous)
+    if dropped and not force:
+        decided = sum(1 for entry in previous.entries if entry.decision) if previous else 0
+        raise LedgerToolError(
+            f"{name}: {dropped} of the {decided} decided entries of the {release} ledger are not in these notes "
+            "(a cut or other copy?); nothing written. Add --force to write it and drop them"
+        )
+    try:
+        return Ledger(
+            release=release, notes=notes_source, entries=entries, reread=previous.reread if previous else None
+        )
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"])
+        raise LedgerToolError(f"{name}: {field}: {first['msg']}") from None
+
+
+def loader_problem(path: Path) -> str | None:
+    """What the data loader says about the ledger file at `path` (None when it loads): the tool
+    never writes a ledger `make check` would refuse (too large, a value the rules reject)."""
+    if path.stat().st_size > MAX_FILE_BYTES:
+        return f"would be {path.stat().st_size:,} bytes; data files are limited to {MAX_FILE_BYTES:,} bytes"
+    _, _, problems = load_file(path, Ledger)
+    if problems:
+        first = problems[0]
+        return f"would not load: line {first.line}: {first.field}: {first.message}"
+    return None

@@ -12,8 +12,10 @@ than the data's review date (sitemap.xml).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import tempfile
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,11 +23,16 @@ from typing import Any
 import jinja2
 import yaml
 
+from macros import ROOT
+from macros.dataset.problems import visible
 from macros.query.catalog import Catalog, open_catalog
 from macros.query.site import not_in_nav
 from macros.render.pages import PAGE_MACROS, footer_facts, generated_pages, machine_files, nav
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.DOTALL)
+#: Folders of a project that hold its sources: the tree is never written inside one (inside docs/
+#: it would copy itself into itself until the disk fills), nor over the project itself.
+SOURCE_FOLDERS = ("docs", "data", "macros", "overrides", "tests", ".git", ".github")
 
 
 class MaterializeError(Exception):
@@ -91,12 +98,73 @@ def render_hand_written(text: str, catalog: Catalog, config: dict[str, Any]) -> 
     return f"---\n{front}---\n" + env.from_string(text[match.end() :]).render()
 
 
-def materialize(project: Path, out: Path) -> int:
-    """Write the tree; return the number of pages written. Raises DataError or MaterializeError."""
+def check_out(project: Path, out: Path) -> None:
+    """Refuse (MaterializeError, one line) an output that is not a new or empty folder of its own."""
+    try:
+        _check_out(project, out)
+    except OSError as error:
+        raise MaterializeError(f"{visible(str(out))}: cannot be used: {error.strerror or error}") from None
+
+
+def _check_out(project: Path, out: Path) -> None:
+    shown = visible(str(out))
+    if out.is_symlink():
+        raise MaterializeError(f"{shown}: is a link; name a new folder (the tree is never written through links)")
+    if out.exists() and not out.is_dir():
+        raise MaterializeError(f"{shown}: is a file, not a folder; name a new folder")
+    target = Path(os.path.abspath(out))
+    real = target.resolve()
+    for base in {Path(os.path.abspath(project)), ROOT}:
+        for candidate in {target, real}:
+            if candidate == base or candidate == base.resolve():
+                raise MaterializeError(f"{shown}: is the project folder itself; name a new folder outside its sources")
+            for folder in SOURCE_FOLDERS:
+                for source in (base / folder, (base / folder).resolve()):
+                    if candidate == source or source in candidate.parents:
+                        raise MaterializeError(
+                            f"{shown}: is inside the project's {folder}/ folder; name a folder outside its sources"
+                        )
     if out.exists() and any(out.iterdir()):
-        raise MaterializeError(f"{out}: the folder is not empty; remove it or name a new one")
+        raise MaterializeError(f"{shown}: the folder is not empty; remove it or name a new one")
+
+
+def _refuse_odd_files(folder: Path) -> None:
+    """The tree copies docs/ and overrides/ whole: a link (to a file outside the project, which the
+    copy would publish), a FIFO (which would hang the copy) or a device in them is refused."""
+    for path in sorted(folder.rglob("*")):
+        kind = "a link" if path.is_symlink() else None
+        if kind is None and not (path.is_file() or path.is_dir()):
+            kind = "not a regular file (a FIFO, a device or a socket)"
+        if kind:
+            raise MaterializeError(f"{visible(str(path))}: is {kind}; the tree copies only files and folders")
+
+
+def materialize(project: Path, out: Path) -> int:
+    """Write the tree; return the number of pages written. Raises DataError or MaterializeError.
+
+    The tree is written into a new folder beside OUT and renamed to OUT once complete, so a
+    failure leaves nothing behind."""
+    check_out(project, out)
+    for folder in ("docs", "overrides"):
+        _refuse_odd_files(project / folder)
     catalog = open_catalog(project / "data")  # before writing anything: bad data writes nothing
     config = load_config(project / "mkdocs.yml")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
+    try:
+        building.chmod(0o755)
+        pages = _write_tree(project, building, catalog, config)
+        check_out(project, out)  # still a new or empty folder of its own
+        if out.exists():
+            out.rmdir()
+        os.replace(building, out)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return pages
+
+
+def _write_tree(project: Path, out: Path, catalog: Catalog, config: dict[str, Any]) -> int:
     docs = out / "docs"
     shutil.copytree(project / "docs", docs)
     shutil.copytree(project / "overrides", out / "overrides")

@@ -12,7 +12,12 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import Path
 
-MANIFEST = Path(__file__).resolve().parents[2] / "tests" / "permalinks.txt"
+from macros import ROOT
+from macros.dataset.safe_io import read_text, write_text
+
+MANIFEST = ROOT / "tests" / "permalinks.txt"
+#: Largest page or manifest read, in bytes (the largest page is under 2 MB).
+MAX_PAGE_BYTES = 32 * 1024 * 1024
 #: Built files that are not content pages.
 SKIP = {"404.html"}
 
@@ -44,7 +49,7 @@ def published(site: Path) -> set[str]:
         if relative in SKIP or relative.startswith(("assets/", "search/")):
             continue
         parser = _Anchors()
-        parser.feed(page.read_text(encoding="utf-8"))
+        parser.feed(read_text(page, limit=MAX_PAGE_BYTES))
         entries.add(relative)
         entries.update(f"{relative}#{ident}" for ident in parser.ids)
     return entries
@@ -53,7 +58,7 @@ def published(site: Path) -> set[str]:
 def read_manifest(path: Path = MANIFEST) -> set[str]:
     if not path.exists():
         return set()
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = read_text(path, limit=MAX_PAGE_BYTES).splitlines()
     return {line for line in lines if line and not line.startswith("#")}
 
 
@@ -77,5 +82,7 @@ def write_manifest(site: Path, path: Path = MANIFEST) -> tuple[int, list[str]]:
         "# Every published page and anchor. Entries are added by `make permalinks`, never removed:\n"
         "# wikis link to them. A renamed item keeps its old id in `aliases`.\n"
     )
-    path.write_text(header + "\n".join(sorted(entries)) + "\n", encoding="utf-8")
+    # Inside the project for the committed manifest; a test's own manifest elsewhere is its folder's.
+    root = ROOT if path.resolve().is_relative_to(ROOT) else path.parent
+    write_text(path, header + "\n".join(sorted(entries)) + "\n", root=root)
     return len(entries) - len(before), []

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from macros import ROOT
 from macros.dataset.model import DriverTable, GpuTable, Ledger, Release, SourceRegistry, TopicRegistry
+from macros.dataset.safe_io import check_writable, write_text
 from macros.render.api import api_schemas
 
 API_SCHEMA_DIR = ROOT / "docs" / "api" / "v1" / "schema"
@@ -41,12 +42,16 @@ def api_schema_texts() -> dict[str, str]:
     return {name: _text(adapter.json_schema()) for name, adapter in api_schemas().items()}
 
 
-def write_schemas(data_schema_dir: Path, api_schema_dir: Path = API_SCHEMA_DIR) -> list[Path]:
-    written = []
-    for folder, texts in ((data_schema_dir, schema_texts()), (api_schema_dir, api_schema_texts())):
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, text in texts.items():
-            path = folder / name
-            path.write_text(text, encoding="utf-8")
-            written.append(path)
-    return written
+def write_schemas(data_schema_dir: Path, api_schema_dir: Path = API_SCHEMA_DIR, *, api_root: Path = ROOT) -> list[Path]:
+    """Write every schema, each atomically, inside its project (the data folder's, for
+    data/schema/; `api_root` for the API's) and through no link: a pull request can plant a link
+    at data/schema/x.json pointing anywhere. `UnsafeFile` names the first refused file, and is
+    raised before anything is written."""
+    data_root = data_schema_dir.parent.parent
+    planned = [(data_schema_dir / name, text, data_root) for name, text in schema_texts().items()]
+    planned += [(api_schema_dir / name, text, api_root) for name, text in api_schema_texts().items()]
+    for path, _, root in planned:
+        check_writable(path, root)
+    for path, text, root in planned:
+        write_text(path, text, root=root)
+    return [path for path, _, _ in planned]

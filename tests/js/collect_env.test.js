@@ -23,8 +23,11 @@ function reading(parsed) {
   return { torch: parsed.torch, variant: parsed.variant, os: parsed.os, python: parsed.python, driver: parsed.driver };
 }
 
-for (const [name, { source, expect }] of Object.entries(cases)) {
-  test(`${name} (${source}) reads as worked out by hand`, needsFacts, () => {
+// A case with `todo` is a known misreading of the parser or a gap in data/ (the reason is its
+// value): its checks run, and are reported, as todo until the parser or the data is fixed.
+for (const [name, { source, expect, todo }] of Object.entries(cases)) {
+  const options = todo ? { ...needsFacts, todo } : needsFacts;
+  test(`${name} (${source}) reads as worked out by hand`, options, () => {
     const parsed = env.parseCollectEnv(read(name), facts);
     const wanted = { torch: expect.torch, variant: expect.variant, os: expect.os, python: expect.python, driver: expect.driver };
     assert.deepEqual(reading(parsed), wanted);
@@ -42,7 +45,7 @@ for (const [name, { source, expect }] of Object.entries(cases)) {
       assert.equal(parsed.missing.some((m) => m.field === field), !expect[field], `${field} is listed as missing exactly when not found`);
     }
   });
-  test(`${name}: the oldest GPU's compute capability`, needsFacts, () => {
+  test(`${name}: the oldest GPU's compute capability`, options, () => {
     const parsed = env.parseCollectEnv(read(name), facts);
     assert.equal(env.oldestGpu(parsed.gpus, facts).capability, expect.capability);
   });

@@ -1,0 +1,105 @@
+"""No unknown value reaches a reader as Python's `None` (or JSON's `null`) inside prose.
+
+An unknown fact must read as what is unknown and why. The word None may still appear where the
+data or a template writes it on purpose ("None in this range.", "`zero_grad()` sets gradients to
+None"): such a phrase is allowed only when the same words stand in the data's own text or in a
+template, so a value interpolated by the code is caught wherever it lands.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import yaml
+from conftest import ROOT, Build
+
+LEAK = re.compile(r"\b(None|null|undefined)\b((?:\s+[^\s]+){0,2})")
+# Code shows Python as written (None is right there); scripts and styles are not read.
+INVISIBLE = re.compile(r"<(code|pre|script|style|kbd|template)\b.*?</\1>", re.S | re.I)
+TAG = re.compile(r"<[^>]*>")
+
+
+def _visible_text(markup: str) -> str:
+    """The text a reader sees, without code (a regex is enough for the build's own output, and fast)."""
+    return html.unescape(TAG.sub(" ", INVISIBLE.sub(" ", markup)))
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.replace("`", "").replace("*", "").split())
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for inner in value.values():
+            yield from _strings(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _strings(inner)
+
+
+@cache
+def _written_on_purpose(project: Path) -> str:
+    """All text the data and the templates write themselves, normalised, as one haystack."""
+    parts = []
+    for path in sorted((project / "data").rglob("*.yaml")):
+        parts.extend(_strings(yaml.safe_load(path.read_text(encoding="utf-8"))))
+    for path in sorted((ROOT / "macros" / "templates").glob("*.j2")):
+        parts.append(path.read_text(encoding="utf-8"))
+    return _normal(" \n ".join(parts))
+
+
+def _leaks(text: str, haystack: str) -> list[str]:
+    found = []
+    for match in LEAK.finditer(_normal(text)):
+        phrase = match.group(0).rstrip(".,;:)")
+        if phrase not in haystack:
+            found.append(phrase)
+    return found
+
+
+def test_no_page_prints_none_in_prose(real_site: Build) -> None:
+    haystack = _written_on_purpose(real_site.project)
+    leaks: dict[str, set[str]] = {}
+    pages = sorted(real_site.site.rglob("*.html"))
+    assert len(pages) > 100, "the built site is missing"
+    for page in pages:
+        for phrase in _leaks(_visible_text(page.read_text(encoding="utf-8")), haystack):
+            leaks.setdefault(phrase, set()).add(str(page.relative_to(real_site.site)))
+    assert not leaks, {phrase: sorted(pages)[:3] for phrase, pages in leaks.items()}
+
+
+def test_no_json_string_prints_none(real_site: Build) -> None:
+    haystack = _written_on_purpose(real_site.project)
+    leaks: dict[str, set[str]] = {}
+    files = sorted(real_site.site.rglob("*.json"))
+    assert len(files) > 100, "the built site is missing"
+    for path in files:
+        if path.name == "search_index.json" or "schema" in path.parts:
+            continue  # the search index repeats the pages' text; schemas describe, they hold no facts
+        for value in _strings(json.loads(path.read_text(encoding="utf-8"))):
+            if "<" in value:  # finished HTML inside JSON: read its visible text
+                value = _visible_text(value)
+            for phrase in _leaks(value, haystack):
+                leaks.setdefault(phrase, set()).add(str(path.relative_to(real_site.site)))
+    assert not leaks, {phrase: sorted(paths)[:3] for phrase, paths in leaks.items()}
+
+
+def test_the_leak_check_finds_an_interpolated_none() -> None:
+    haystack = _normal("None in this range. `zero_grad()` now sets gradients to None by default")
+    assert _leaks("C++20 for the headers, None to build PyTorch", haystack) == ["None to build"]
+    assert _leaks("Gradients: zero_grad() now sets gradients to None by default.", haystack) == []
+    assert _leaks("None in this range.", haystack) == []
+    assert _visible_text("<p>Use <code>x=None</code>, got <b>None</b> here</p>").split() == [
+        "Use",
+        ",",
+        "got",
+        "None",
+        "here",
+    ]
