@@ -9,6 +9,8 @@
                                 write the site as plain files and a mkdocs.yml without hooks or
                                 macros (the exit plan off MkDocs hooks; see CONTRIBUTING.md)
     python -m macros index      fetch PyPI's file lists into data/pypi.json (the only network use)
+    python -m macros scandata   write macros/tools/scan_data.json, what the installed scanner
+                                reads (the scanned items of data/, as plain text)
     python -m macros ledger NOTES.md --release X.Y [--notes SOURCE_ID]
                                 write data/ledger/X.Y.yaml: one entry per entry of the notes, to
                                 decide (keeps the decisions of an existing ledger)
@@ -17,6 +19,10 @@
                                 (without --from/--to: the range the project's torch
                                 requirement allows; exit 1 with findings, 0 without, 2 on a
                                 usage error)
+    python -m macros doctor FILE [--to B] [--format text|json]
+                                read a saved collect_env output: the newest PyTorch that runs
+                                that machine, its install command, why no newer release does
+                                (exit 0; 2 on a usage error)
 
 Only this module and the edges write files or print.
 """
@@ -29,13 +35,11 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from macros.dataset.model import version_key
 from macros.dataset.problems import DataError
 from macros.query.catalog import open_catalog
 from macros.query.coverage import coverage_report, ledger_summary
 from macros.tools.materialize import MaterializeError, load_config, materialize
 from macros.tools.permalinks import missing, write_manifest
-from macros.tools.scan import ScanUsageError, scan
 from macros.tools.schema import write_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         return _scan(argv[1:])
     if argv[:1] == ["ledger"]:
         return _ledger(argv[1:])
+    if argv[:1] == ["doctor"]:
+        return _doctor(argv[1:])
     # The whole docstring is the help: `scan` and `ledger` have parsers of their own, and a
     # contributor reading `--help` must still see that they exist.
     parser = argparse.ArgumentParser(
@@ -58,8 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "command",
         metavar="COMMAND",
-        choices=["check", "schema", "coverage", "permalinks", "materialize", "index"],
-        help="one of the commands above (scan and ledger take their own options: add --help)",
+        choices=["check", "schema", "coverage", "permalinks", "materialize", "index", "scandata"],
+        help="one of the commands above (scan, ledger and doctor take their own options: add --help)",
     )
     parser.add_argument("out", nargs="?", type=Path, help="materialize: the folder to write (new or empty)")
     parser.add_argument("--data", type=Path, default=ROOT / "data", help="data folder")
@@ -98,6 +104,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(f"wrote {target}")
         return 0
+    if args.command == "scandata":
+        from macros.tools.scan_rules import write
+
+        print(f"wrote {write(catalog, _site_url())}")
+        return 0
     if args.command == "check":
         items = sum(len(release.items) for release in catalog.releases)
         print(f"data OK: {len(catalog.releases)} releases, {items} items, {len(catalog.sources)} sources")
@@ -108,83 +119,107 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def scan_command() -> int:
-    """Console script of the installed package (the pre-commit hook): `pytorch-upgrade-scan`."""
-    return _scan(sys.argv[1:])
+    """The installed console script's former entry point (kept for installs made before it moved)."""
+    from macros.tools.scan_cli import installed_command
+
+    return installed_command()
 
 
 def _default_data() -> Path:
-    """data/ of this checkout, or the copy installed with the package (pre-commit)."""
-    if (ROOT / "data" / "sources.yaml").exists():
-        return ROOT / "data"
-    from importlib.resources import files
+    """data/ of this checkout."""
+    return ROOT / "data"
 
-    return Path(str(files("atlas_data").joinpath("sources.yaml"))).parent
+
+def _checkout_data(folder: Path | None) -> tuple[object, str]:
+    """`python -m macros scan` in a checkout reads data/ (or --data) itself: an edit counts at once."""
+    return open_catalog(folder or _default_data()), _site_url()
 
 
 def _scan(argv: list[str]) -> int:
-    """The scan command: findings on stdout; problems and skipped files as lines on stderr."""
-    # A pipe closed early or a terminal that cannot show a name must not end in a traceback.
-    for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
-    try:
-        return _run_scan(argv)
-    except BrokenPipeError:
-        sys.stderr.close()  # the reader went away: nothing more to say
-        return 1
-    except KeyboardInterrupt:
-        print("python -m macros scan: interrupted", file=sys.stderr)
-        return 130
+    from macros.tools.scan_cli import main as scan_main
+
+    return scan_main(argv, prog="python -m macros scan", load=_checkout_data)
 
 
-def _run_scan(argv: list[str]) -> int:
-    from macros.tools.scan_output import as_json, as_sarif, as_text, base_folder
-    from macros.tools.scan_range import project_range
+#: The largest saved output doctor reads: collect_env prints a few KB; a long pip list, some 100 KB.
+DOCTOR_MAX_BYTES = 1 << 20
 
-    parser = _OneLineParser(prog="python -m macros scan", exit_on_error=False)
-    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    parser.add_argument(
-        "--from", dest="start", metavar="A", help="the release you are on (default: read from the project)"
-    )
-    parser.add_argument("--to", dest="end", metavar="B", help="the release you move to (default: the newest covered)")
-    parser.add_argument("--format", choices=["text", "json", "sarif"], default="text")
-    parser.add_argument(
-        "--on",
-        action="append",
-        default=[],
-        metavar="ENV",
-        help="also report the changes only ENV feels: cuda, rocm, xpu, mps, cpu, source, linux, windows, macos",
-    )
+
+def _doctor(argv: list[str]) -> int:
+    """The doctor command: the plan for the machine a saved collect_env output describes."""
+    import json
+    import stat
+
+    from macros.query.collect_env import machine_of, parse_collect_env
+    from macros.query.planner import plan, plan_tables
+    from macros.render.doctor import sentences
+
+    prog = "python -m macros doctor"
+    parser = _OneLineParser(prog=prog, exit_on_error=False)
+    parser.add_argument("file", type=Path, metavar="FILE", help="a saved output of python -m torch.utils.collect_env")
+    parser.add_argument("--to", dest="end", metavar="B", help="the release you mean to move to (a guide's B)")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
     parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
     args = _parse(parser, argv)
     if isinstance(args, int):
         return args
     try:
+        info = args.file.stat()
+    except OSError as error:
+        print(f"{prog}: error: {args.file}: {error.strerror or 'cannot be read'}", file=sys.stderr)
+        return 2
+    if not stat.S_ISREG(info.st_mode):
+        what = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, device or socket)"
+        print(f"{prog}: error: {args.file}: {what}; give a saved collect_env output", file=sys.stderr)
+        return 2
+    if info.st_size > DOCTOR_MAX_BYTES:
+        print(
+            f"{prog}: error: {args.file}: {info.st_size} bytes, over the {DOCTOR_MAX_BYTES} a collect_env output needs",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        with args.file.open("rb") as handle:
+            text = handle.read(DOCTOR_MAX_BYTES + 1).decode("utf-8", errors="replace")
         catalog = open_catalog(args.data or _default_data())
-        start, end = args.start, args.end or catalog.releases[-1].version
-        if start is None:
-            found = project_range(args.paths, [release.version for release in catalog.releases])
-            start, end = found.start, args.end or found.end
-            if version_key(start) >= version_key(end):
-                print(f"nothing to scan: {found.requirement} ({found.where}) starts at {end} or later", file=sys.stderr)
-                return 0
-            shown = "any older release" if start == "0.0" else start
-            print(f"scan from {shown} to {end}: {found.requirement} ({found.where})", file=sys.stderr)
-        result = scan(args.paths, catalog, start, end, _site_url(), frozenset(args.on))
-    except ScanUsageError as error:
-        print(f"python -m macros scan: error: {error}", file=sys.stderr)
+    except OSError as error:
+        print(f"{prog}: error: {args.file}: {error.strerror or 'cannot be read'}", file=sys.stderr)
         return 2
     except DataError as error:
         print(error.report(), file=sys.stderr)
         return 2
-    if args.format == "sarif":
-        sys.stdout.write(as_sarif(result.findings, start, end, base_folder(args.paths)))
+    versions = [release.version for release in catalog.releases]
+    if args.end is not None and args.end not in versions:
+        print(
+            f"{prog}: error: --to {args.end!r} is not a release this site covers ({versions[0]} to {versions[-1]})",
+            file=sys.stderr,
+        )
+        return 2
+    reading = parse_collect_env(text)
+    if not reading.os:
+        print(
+            f"{prog}: error: {args.file}: no OS read (no \u201cOS:\u201d line): not a collect_env output, "
+            "or cut before it",
+            file=sys.stderr,
+        )
+        return 2
+    machine = machine_of(reading, catalog.gpus)
+    tables = plan_tables(catalog)
+    answer = plan(machine, tables)
+    lines = sentences(answer, machine, tables, to=args.end or "", torch=reading.torch_full, build=reading.build)
+    for stream in (sys.stdout,):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    if args.format == "json":
+        document = {
+            **answer.as_json(),
+            "sentences": lines,
+            "machine": machine.__dict__ | {"capabilities": list(machine.capabilities)},
+        }
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write((as_json if args.format == "json" else as_text)(result.findings))
-    for skipped in result.skipped:
-        print(f"skipped {skipped}", file=sys.stderr)
-    sys.stdout.flush()
-    return 1 if result.findings else 0
+        sys.stdout.write("\n".join(lines) + "\n")
+    return 0
 
 
 class _UsageError(Exception):

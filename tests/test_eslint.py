@@ -1,4 +1,4 @@
-"""ESLint on the site's scripts (docs/assets/atlas.js, atlas-env.js) and their Node tests.
+"""ESLint on the site's scripts (docs/assets/atlas.js, atlas-env.js, atlas-planner.js) and their Node tests.
 
 ESLint is pinned in tests/browser/package-lock.json (`make test` runs `npm ci` there); its config,
 tests/browser/eslint.config.mjs, picks the rules that catch bugs (undefined names, globals leaked
@@ -17,7 +17,7 @@ from conftest import ROOT
 BROWSER = ROOT / "tests" / "browser"
 ESLINT = BROWSER / "node_modules" / ".bin" / "eslint"
 CONFIG = BROWSER / "eslint.config.mjs"
-LINTED = ["docs/assets/atlas.js", "docs/assets/atlas-env.js", "tests/js/"]
+LINTED = ["docs/assets/atlas.js", "docs/assets/atlas-env.js", "docs/assets/atlas-planner.js", "tests/js/"]
 
 
 def eslint(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

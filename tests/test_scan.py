@@ -18,6 +18,7 @@ from urllib.request import url2pathname
 
 import jsonschema
 import pytest
+import yaml
 from conftest import FIXTURE_DATA, ROOT
 
 TREE = ROOT / "tests" / "fixtures" / "scan_tree"
@@ -61,32 +62,35 @@ def scan(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_text_reports_real_uses_through_aliases_and_no_decoys(data: Path) -> None:
     result = scan(data, str(TREE), "--from", "9.0", "--to", "9.2")
     assert result.returncode == 1, result.stderr
-    lines = result.stdout.splitlines()
+    found, summary = result.stdout.split("\n\n")
+    lines = found.splitlines()
     where = [line.split(": ", 1)[0].removeprefix(str(TREE) + "/") + " " + line.split(" ")[1] for line in lines]
+    # Of a deprecation and the removal that follows it, one call shows only the removal, the
+    # step the reader is about to meet.
     assert where == [
-        "pkg/uses.py:5:1 legacy-io-deprecated",  # from widgets.io import legacy_reader as lr
-        "pkg/uses.py:5:1 legacy-io-removed",
+        "pkg/uses.py:5:1 legacy-io-removed",  # from widgets.io import legacy_reader as lr
         "pkg/uses.py:6:1 old-flag-removed",  # from widgets.flags import old_flag
-        "pkg/uses.py:12:12 legacy-io-deprecated",  # lr(path)
-        "pkg/uses.py:12:12 legacy-io-removed",
-        "pkg/uses.py:13:5 legacy-io-deprecated",  # widgets.io.legacy_reader(path)
-        "pkg/uses.py:13:5 legacy-io-removed",
+        "pkg/uses.py:12:12 legacy-io-removed",  # lr(path)
+        "pkg/uses.py:13:5 legacy-io-removed",  # widgets.io.legacy_reader(path)
         "pkg/uses.py:14:8 old-flag-removed",  # if old_flag
         "pkg/uses.py:27:1 fast-path",  # widgets.fast.run(mode="old")
     ], result.stdout
-    deprecated, removed = lines[3], lines[4]  # the same use, reported for each item
-    assert deprecated.endswith(
-        "Legacy IO deprecated — Move to the new IO module. (" + SITE + "releases/9.1.html#legacy-io-deprecated)"
-    )
+    removed = lines[2]
     assert removed.endswith(
         "Legacy IO removed — Use the new IO module. (" + SITE + "releases/9.2.html#legacy-io-removed)"
     )
     assert "skipped" in result.stderr and "not_python3.py" in result.stderr  # reported, not fatal
+    assert summary.splitlines() == [
+        "6 findings of 3 changes in 1 file:",
+        "  9.2 fast-path: 1 place — A faster default path (" + SITE + "releases/9.2.html#fast-path)",
+        "  9.2 legacy-io-removed: 3 places — Legacy IO removed (" + SITE + "releases/9.2.html#legacy-io-removed)",
+        "  9.2 old-flag-removed: 2 places — The old flag is removed (" + SITE + "releases/9.2.html#old-flag-removed)",
+    ]
 
 
 def test_range_limits_the_releases(data: Path) -> None:
     result = scan(data, str(TREE), "--from", "9.1", "--to", "9.2")
-    ids = {line.split(" ")[1] for line in result.stdout.splitlines()}
+    ids = {line.split(" ")[1] for line in result.stdout.split("\n\n")[0].splitlines()}
     assert ids == {"legacy-io-removed", "old-flag-removed", "fast-path"}  # 9.1's deprecation is before
 
 
@@ -94,7 +98,8 @@ def test_from_may_name_a_release_older_than_the_data(data: Path) -> None:
     result = scan(data, str(TREE / "pkg"), "--from", "8.7", "--to", "9.0")
     assert result.returncode == 0 and result.stderr == ""  # 9.0's changes, none of which is used here
     result = scan(data, str(TREE / "pkg"), "--from", "8.7", "--to", "9.2")
-    assert {line.split(" ")[1] for line in result.stdout.splitlines()} >= {"legacy-io-deprecated", "fast-path"}
+    found = result.stdout.split("\n\n")[0].splitlines()
+    assert {line.split(" ")[1] for line in found} >= {"legacy-io-removed", "fast-path"}
 
 
 def test_no_findings_exit_zero(data: Path) -> None:
@@ -106,16 +111,16 @@ def test_json_lists_findings_with_their_fields(data: Path) -> None:
     result = scan(data, str(TREE / "pkg"), "--from", "9.0", "--to", "9.2", "--format", "json")
     assert result.returncode == 1
     findings = json.loads(result.stdout)
-    assert len(findings) == 9
+    assert len(findings) == 6
     first = findings[0]
     assert {"path", "line", "column", "symbol", "item_id", "release", "url"} <= first.keys()
     assert (first["line"], first["column"], first["symbol"], first["release"]) == (
         5,
         1,
         "widgets.io.legacy_reader",
-        "9.1",
+        "9.2",
     )
-    assert first["url"].endswith("/releases/9.1.html#legacy-io-deprecated")
+    assert first["url"].endswith("/releases/9.2.html#legacy-io-removed")
     keyword = next(f for f in findings if f["item_id"] == "fast-path")
     assert keyword["symbol"] == "widgets.fast.run(mode=...)"
 
@@ -183,7 +188,6 @@ def test_sarif_is_accepted_by_the_schema_and_microsofts_validator(data: Path, tm
     jsonschema.validate(log, schema)
     run = log["runs"][0]
     assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} == {
-        "legacy-io-deprecated",
         "legacy-io-removed",
         "old-flag-removed",
         "fast-path",
@@ -278,13 +282,15 @@ def test_usage_errors_exit_2_with_one_line(data: Path, args: list[str], message:
     assert len(lines) == 1 and lines[0].startswith("python -m macros scan: error: ") and message in lines[0], lines
 
 
-def test_the_installed_package_scans_with_its_own_copy_of_the_data(tmp_path: Path) -> None:
-    """What pre-commit does with .pre-commit-hooks.yaml: install the package, run the console script."""
+def test_the_wheel_installs_a_working_command_without_the_sites_dependencies(tmp_path: Path) -> None:
+    """What a user (or pre-commit, through .pre-commit-hooks.yaml) does: build the project's
+    wheel, install it into a fresh virtual environment, run `pytorch-upgrade-scan` on a project.
+    The command reads the data file packaged with it (its findings name the real items), and the
+    environment holds none of the site's dependencies."""
     source = tmp_path / "source"  # setuptools writes build/ and egg-info next to the sources
     source.mkdir()
     shutil.copy2(ROOT / "pyproject.toml", source)
-    for folder in ("macros", "data"):
-        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "macros", source / "macros", ignore=shutil.ignore_patterns("__pycache__"))
     wheels = tmp_path / "wheels"
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet", "-w", str(wheels)],
@@ -294,34 +300,60 @@ def test_the_installed_package_scans_with_its_own_copy_of_the_data(tmp_path: Pat
     )
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = wheels.glob("*.whl")
-    target = tmp_path / "site-packages"
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
     installed = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)],
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)],
         capture_output=True,
         text=True,
         check=False,
     )
     assert installed.returncode == 0, installed.stderr[-2000:]
-    assert sorted(p.name for p in (target / "atlas_data" / "releases").glob("*.yaml")) == sorted(
-        p.name for p in (ROOT / "data" / "releases").glob("*.yaml")
-    )
-    user_code = tmp_path / "project" / "train.py"
-    user_code.parent.mkdir()
-    user_code.write_text("import torch.export as te\nte.export_for_training(model, args)\n", encoding="utf-8")
-    entry = "import sys; from macros.__main__ import scan_command; sys.exit(scan_command())"
-    result = subprocess.run(
-        [sys.executable, "-c", entry, "--from", "2.10", "--to", "2.11", str(user_code)],
-        cwd=tmp_path / "project",
+    listed = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "list", "--format", "json", "--disable-pip-version-check"],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(target)},
+        check=True,
+    )
+    names = {package["name"].lower() for package in json.loads(listed.stdout)}
+    assert names <= {"pip", "setuptools", "packaging", "pytorch-release-atlas"}, names
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[project]\nname = "p"\ndependencies = ["torch>=2.10"]\n')
+    (project / "train.py").write_text("import torch.export as te\nte.export_for_training(model, args)\n")
+    result = subprocess.run(
+        [str(venv / "bin" / "pytorch-upgrade-scan"), "train.py"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={key: value for key, value in os.environ.items() if key != "PYTHONPATH"},
         check=False,
     )
     assert result.returncode == 1, result.stderr
-    assert "train.py:2:1: export-for-training-removed " in result.stdout
-    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
-    assert "entry: pytorch-upgrade-scan" in hooks
-    assert 'pytorch-upgrade-scan = "macros.__main__:scan_command"' in (ROOT / "pyproject.toml").read_text()
+    first, *_ = result.stdout.splitlines()
+    assert first.startswith("train.py:2:1: export-for-training-removed torch.export.export_for_training removed — ")
+    assert first.endswith(
+        "(https://pytorch-release-atlas.github.io/atlas/releases/2.11.html#export-for-training-removed)"
+    )
+    assert "scan from 2.10 to " in result.stderr and "torch>=2.10 (pyproject.toml)" in result.stderr
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hook["entry"] == "pytorch-upgrade-scan"
+    newest = json.loads((ROOT / "macros" / "tools" / "scan_data.json").read_text())["releases"][-1]
+    assert "--to" not in hook["args"] or hook["args"][hook["args"].index("--to") + 1] == newest
+    assert f"2.0 to {newest}" in hook["description"]
+
+
+def test_the_packaged_scan_data_is_the_data_of_this_checkout() -> None:
+    """macros/tools/scan_data.json is what the installed command knows: it must say what data/
+    says (regenerate it with `python -m macros scandata`)."""
+    from macros.__main__ import _site_url
+    from macros.query.catalog import open_catalog
+    from macros.tools.scan_rules import DATA_FILE, ScanData, from_catalog, from_json, to_json
+
+    data = from_catalog(open_catalog(ROOT / "data"))
+    expected = to_json(ScanData(data.releases, data.items, _site_url()))
+    assert DATA_FILE.read_text(encoding="utf-8") == expected, "run: .venv/bin/python -m macros scandata"
+    assert from_json(expected).items == data.items
 
 
 def test_parallel_and_serial_scans_agree(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -332,7 +364,7 @@ def test_parallel_and_serial_scans_agree(data: Path, monkeypatch: pytest.MonkeyP
     serial = scanner.scan([TREE], catalog, "9.0", "9.2", SITE)
     monkeypatch.setattr(scanner, "PARALLEL_FROM", 1)
     parallel = scanner.scan([TREE], catalog, "9.0", "9.2", SITE)
-    assert parallel == serial and len(serial.findings) == 9 and len(serial.skipped) == 1
+    assert parallel == serial and len(serial.findings) == 6 and len(serial.skipped) == 1
 
 
 def test_a_changed_default_is_found_where_the_keyword_is_left_out(tmp_path: Path) -> None:

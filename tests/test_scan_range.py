@@ -91,7 +91,7 @@ def test_a_requirement_of_the_newest_release_has_nothing_to_scan(project: Path) 
     [
         (None, "", "no pyproject.toml or requirements*.txt in"),
         ("pyproject.toml", '[project]\nname = "x"\ndependencies = ["numpy"]\n', "does not require torch"),
-        ("pyproject.toml", "[project\n", "pyproject.toml: cannot be read as TOML"),
+        ("pyproject.toml", "[project\n", "pyproject.toml:1:9: not valid TOML"),
         ("requirements.txt", "torch>=3.0,<2.0\n", "allows no release"),
     ],
 )
@@ -102,3 +102,93 @@ def test_without_a_range_to_read_exit_2_with_one_line(project: Path, file: str |
     assert (result.returncode, result.stdout) == (2, "")
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("python -m macros scan: error: ") and message in lines[0], lines
+
+
+@pytest.mark.parametrize(
+    ("file", "text", "message"),
+    [
+        ("pyproject.toml", "project = 3\n", "pyproject.toml: project is not a table (int)"),
+        (
+            "pyproject.toml",
+            "[project]\ndependencies = [1, 2]\n",
+            "pyproject.toml: [project] dependencies is not a list",
+        ),
+        (
+            "pyproject.toml",
+            '[project]\ndependencies = "torch"\n',
+            "pyproject.toml: [project] dependencies is not a list",
+        ),
+        ("pyproject.toml", "[project.optional-dependencies]\ngpu = 3\n", "[project.optional-dependencies] gpu is not"),
+        ("pyproject.toml", "tool = 1\n", "pyproject.toml: tool is not a table"),
+        ("pyproject.toml", "[tool]\npoetry = []\n", "pyproject.toml: poetry is not a table"),
+        ("pyproject.toml", "a = " + "[" * 5000 + "]" * 5000 + "\n", "pyproject.toml"),
+        (
+            "pyproject.toml",
+            '[project]\ndependencies = ["torch>=2.x"]\n',
+            "torch requirement 'torch>=2.x' cannot be read",
+        ),
+        ("pyproject.toml", b"[project]\nname = '\xff'\n", "pyproject.toml:2: not UTF-8"),
+        ("requirements.txt", "numpy\ntorch>=2.9,,\n", "requirements.txt:2: torch requirement 'torch>=2.9,,'"),
+        ("requirements.txt", "-r /dev/zero\n", "requirements.txt:1: includes /dev/zero: not a regular file (a device"),
+        ("requirements.txt", "-r sub\n", "requirements.txt:1: includes "),
+        ("uv.lock", "package = 3\n", "uv.lock: package is not an array"),
+        (
+            "uv.lock",
+            '[[package]]\nname = "torch"\nversion = "two"\n',
+            "uv.lock: torch's version 'two' is not a version",
+        ),
+        ("uv.lock", "[[package]\n", "uv.lock:1:"),
+    ],
+)
+def test_malformed_project_files_end_in_one_line_naming_the_file(
+    project: Path, file: str, text: str | bytes, message: str
+) -> None:
+    """Issue 46: a malformed pyproject.toml, uv.lock or requirements include is a usage error (exit
+    2, one line naming the file and the line where known), never a traceback (exit 1)."""
+    (project / "sub").mkdir()
+    if file == "uv.lock":
+        (project / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    if isinstance(text, bytes):
+        (project / file).write_bytes(text)
+    else:
+        (project / file).write_text(text, encoding="utf-8")
+    result = scan(project)
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr[-3000:]
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("python -m macros scan: error: ") and message in lines[0], lines
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder", "large"])
+def test_project_files_that_are_not_small_regular_files_are_refused(project: Path, kind: str) -> None:
+    target = project / "pyproject.toml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "device":
+        target.symlink_to("/dev/zero")
+    elif kind == "folder":
+        target.mkdir()
+    else:
+        target.write_text("# " + "x" * (2 * 1024 * 1024) + "\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "macros", "scan", str(project / "src")],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+        timeout=60,  # a FIFO read that blocked would hang here
+    )
+    expected = {"fifo": "not a regular file (a FIFO)", "device": "not a regular file (a device", "folder": "(a folder)"}
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr[-3000:]
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "pyproject.toml: " in lines[0], lines
+    assert expected.get(kind, "larger than 1 MiB") in lines[0]
+
+
+@pytest.mark.parametrize("args", [["--from", "²", "--to", "2.10"], ["--from", "2.9", "--to", "²"], ["--to", "¹.²"]])
+def test_versions_in_other_digits_are_usage_errors(project: Path, args: list[str]) -> None:
+    (project / "requirements.txt").write_text("torch>=2.9\n", encoding="utf-8")
+    result = scan(project, *args)
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr[-3000:]
+    lines = result.stderr.splitlines()
+    assert lines[-1].startswith("python -m macros scan: error: unknown version") and len(lines) <= 2, lines

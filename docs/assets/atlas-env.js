@@ -144,7 +144,7 @@
     if (rocm) return names.rocm + rocm[1] + "." + rocm[2];
     if (fields.xpuBuild && collected(fields.xpuBuild) && /true/i.test((fields.xpuAvailable || {}).value || "")) return names.xpu;
     if (!torch) return "";
-    // macOS wheels: Apple silicon ones carry MPS; Intel Macs only ever had CPU builds.
+    // macOS wheels: Apple silicon ones carry MPS; Intel Macs run MPS only with an AMD GPU.
     if (os.os === names.macos) return os.arch === "x86_64" ? names.cpu : names.mps;
     // A torch that names no CUDA, ROCm or XPU build and says so ("None") is a CPU build.
     if (fields.cudaBuild && /^none$/i.test(fields.cudaBuild.value)) return names.cpu;
@@ -216,7 +216,8 @@
     var parsed = fieldsOf(text);
     var fields = parsed.fields;
     var result = { torch: "", torchFull: "", build: "", variant: "", os: "", osName: "", arch: "", wsl: false,
-      python: "", gpus: [], gpuText: "", driver: "", cudaAvailable: null, read: [], missing: [] };
+      python: "", gpus: [], gpuText: "", driver: "", cudaAvailable: null, macos: "", glibc: "", hip: false,
+      read: [], missing: [] };
     var read = function (field, label) { result.read.push({ field: field, label: label }); };
     var miss = function (field, why) { result.missing.push({ field: field, why: why }); };
     var size = String(text || "").length;
@@ -244,7 +245,8 @@
     else miss("os", fields.os ? "OS: " + fields.os.value : "no “OS:” line");
 
     result.variant = variantFrom(torch, fields, os, names);
-    if (result.variant) read("variant", "wheel " + result.variant);
+    // A source build carries no wheel: it names the toolkit it was built with (a ROCm source build is not the rocm7.2 wheel).
+    if (result.variant) read("variant", torch && torch.build === "source" ? "built from source, with " + result.variant : "wheel " + result.variant);
     else if (torch) miss("variant", "the wheel (CUDA, ROCm, CPU) is not named");
 
     result.python = readPython(fields);
@@ -271,6 +273,9 @@
     } else {
       miss("driver", fields.driver ? "Nvidia driver version: " + fields.driver.value : "no “Nvidia driver version:” line");
     }
+    if (result.os === names.macos) result.macos = (result.osName.match(/mac ?os x?\s*(\d+(?:\.\d+)*)/i) || [])[1] || "";
+    result.glibc = ((fields.libc && fields.libc.value.match(/glibc[- ]?(\d+\.\d+)/i)) || [])[1] || "";
+    result.hip = collected(fields.hip) || collected(fields.miopen);
     return result;
   }
 
@@ -373,7 +378,7 @@
   }
 
   var api = { parseCollectEnv: parseCollectEnv, gpuModel: gpuModel, oldestGpu: oldestGpu, driverFor: driverFor,
-    atLeast: atLeast };
+    atLeast: atLeast, capabilityKey: capabilityKey };
   if (typeof module === "object" && module.exports) module.exports = api;
   else root.AtlasEnv = api;
 })(this);

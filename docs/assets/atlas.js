@@ -476,6 +476,131 @@
     }
   }
 
+  /* The plan: "the newest PyTorch that runs this machine" (atlas-env.js planFor, on the tables the
+     build publishes as assets/atlas-plan.js from query/planner.py). A paste gives the machine; a
+     link that carries the setup and MACHINE_PARAMS gives it again on the next page. */
+  var MACHINE_PARAMS = ["driver", "arch", "osv"];
+  var currentPlan = null;
+
+  function planTables() {
+    return (typeof window !== "undefined" && window.AtlasPlanTables && window.AtlasPlanner) ? window.AtlasPlanTables : null;
+  }
+
+  /* atlas-planner.js, loaded with the tables by the pages that read a paste. */
+  function Planner() {
+    return window.AtlasPlanner;
+  }
+
+  function readingPlan(reading, facts) {
+    var tables = planTables();
+    if (!tables || !reading.found.os) return null;
+    var machine = Planner().machineOf(reading.found, facts, tables);
+    return { machine: machine, plan: Planner().planFor(machine, tables), tables: tables,
+      torch: reading.found.torchFull, build: reading.found.build };
+  }
+
+  /* The machine a link carried: the setup's controls and the address's MACHINE_PARAMS. */
+  function setupPlan(setup, facts) {
+    var tables = planTables();
+    var params = new URLSearchParams(window.location.search);
+    if (!tables || !setup.os || !MACHINE_PARAMS.some(function (name) { return params.get(name); })) return null;
+    var fam = tables.families;
+    var family = setup.variant ? variantFamily(setup.variant, facts) : "";
+    var accelerator = setup.os === tables.os.mac ? "" : family === fam.rocmFamily ? fam.rocmFamily
+      : family === fam.intelGpu ? fam.intelGpu : setup.gpu || params.get("driver") ? fam.cudaFamily : fam.cpuOnly;
+    var machine = { os: setup.os, arch: params.get("arch") || "", python: setup.python || "", accelerator: accelerator,
+      capabilities: setup.gpu ? [setup.gpu] : [], gpuUnknown: accelerator === fam.cudaFamily && !setup.gpu,
+      driver: params.get("driver") || "", osVersion: params.get("osv") || "", amdGpu: false };
+    return { machine: machine, plan: Planner().planFor(machine, tables), tables: tables, torch: "", build: "" };
+  }
+
+  function machineParams(result) {
+    var machine = result && result.machine;
+    return machine ? { driver: machine.driver, arch: machine.arch, osv: machine.osVersion } : {};
+  }
+
+  /* The plan's sentences at the top: the newest release and its wheel, its command, then why no
+     newer release runs and what would unlock more; in a guide, whether its B runs here. */
+  function showPlan(root, result, options) {
+    var box = root.querySelector(".atlas-plan");
+    if (!box) return;
+    box.textContent = "";
+    box.hidden = !result;
+    if (!result) return;
+    var sentences = Planner().planSentences(result.plan, result.machine, result.tables, options);
+    var list = document.createElement("ul");
+    sentences.forEach(function (sentence) {
+      if (sentence.kind === "head") {
+        var head = document.createElement("p");
+        head.className = "atlas-plan-head";
+        var strong = document.createElement("strong");
+        strong.textContent = sentence.text;
+        head.append(strong);
+        box.append(head);
+      } else if (sentence.kind === "command") {
+        var pre = document.createElement("pre");
+        pre.className = "atlas-plan-command";
+        var code = document.createElement("code");
+        code.textContent = sentence.text;
+        pre.append(code);
+        box.append(pre, copyButton("Copy", "Copy: " + sentence.text, "command", function () { return sentence.text; }));
+      } else {
+        var item = document.createElement("li");
+        item.className = "atlas-plan-" + sentence.kind;
+        item.textContent = sentence.text;
+        if (sentence.kind === "target" && options.from && olderThan(options.from, sentence.release)) {
+          var link = document.createElement("a");
+          link.href = options.from + "-to-" + sentence.release + ".html" + window.location.search;
+          link.textContent = "the " + options.from + " → " + sentence.release + " guide";
+          item.append(" Open ", link, ".");
+        }
+        list.append(item);
+      }
+    });
+    if (list.children.length) box.append(list);
+  }
+
+  /* The guide's install box and answer once a plan is known: the command of B's wheel that runs
+     the machine, or none and the reason. Returns false when no plan decides. */
+  function installFromPlan(root, to, rows, show, notes, facts) {
+    if (!currentPlan) return false;
+    var step = Planner().planStep(to, currentPlan.machine, currentPlan.tables);
+    if (!step) return false;
+    var names = facts.variants || {};
+    if (!step.wheel) {
+      show([]);
+      notes.push("No " + to + " wheel runs this machine: " + Planner().planReason(step) + ". The top of the page says which release does.");
+      return true;
+    }
+    var mac = currentPlan.machine.os === (facts.os || {}).mac;
+    var wanted = mac ? [names.pypiDefault, names.cpuOnly] : [step.wheel];
+    var row = wanted.map(function (variant) {
+      return rows.filter(function (r) { return r.dataset.variant === variant; })[0];
+    }).filter(Boolean)[0];
+    show(row ? [row.dataset.variant] : []);
+    if (!row) notes.push("The " + to + " " + step.wheel + " wheel runs this machine; this guide has no command for it.");
+    return true;
+  }
+
+  /* Links between the index, the guides and the release pages keep the setup and the machine. */
+  function carrySetup(root) {
+    var params = new URLSearchParams(window.location.search);
+    var keep = new URLSearchParams();
+    SETUP_FIELDS.concat(MACHINE_PARAMS).forEach(function (name) { if (params.get(name)) keep.set(name, params.get(name)); });
+    var query = keep.toString();
+    Array.prototype.forEach.call(root.querySelectorAll(".md-content a[href]"), function (link) {
+      var href = link.getAttribute("href");
+      if (link.dataset.plain === undefined) {
+        if (/^[a-z]+:|^\/\/|^#/i.test(href) || !/(^|\/)(upgrade|releases)\/[^/]*\.html|^[0-9.]+-to-[0-9.]+\.html|^index\.html/.test(href)) return;
+        link.dataset.plain = href;
+      }
+      var plain = link.dataset.plain;
+      var hash = plain.indexOf("#") >= 0 ? plain.slice(plain.indexOf("#")) : "";
+      var base = plain.split("#")[0].split("?")[0];
+      link.setAttribute("href", base + (query ? "?" + query : "") + hash);
+    });
+  }
+
   /* Section 8 keeps only the command for the chosen wheel (macOS: the PyPI wheel, which has MPS),
      and says when the target has no wheel for the chosen variant or Python. */
   /* A pasted macOS older than the oldest one B's Apple silicon wheels on PyPI install on. */
@@ -520,7 +645,9 @@
       return Env.driverFor(reading.found.driver, cudaOf(variant, facts), os, facts).verdict !== "no";
     };
     var intelMac = reading && reading.found.os === mac && reading.found.arch === "x86_64";
-    if (intelMac && facts.intelMacLast && olderThan(facts.intelMacLast, to)) {
+    if (installFromPlan(root, to, rows, show, notes, facts)) {
+      // The plan decided: B's wheel that runs this machine, or no command and why.
+    } else if (intelMac && facts.intelMacLast && olderThan(facts.intelMacLast, to)) {
       // PyPI's last macOS x86_64 wheels are older than B: no command here installs on this Mac.
       show([]);
       notes.push("No " + to + " wheel installs on an Intel Mac: PyPI's last macOS x86_64 wheels are " + facts.intelMacLast + "'s.");
@@ -529,7 +656,7 @@
       notes.push("No " + to + " wheel installs on " + reading.found.osName.replace(/\s*\(.*\)$/, "") + ": PyPI's " + to +
         " wheels for Apple silicon need macOS " + facts.appleSiliconMacos[to] + " or newer.");
     } else if (intelMac && show([names.pypiDefault]).length) {
-      notes.push("On an Intel Mac, PyPI's wheel is the one that installs (CPU only: no MPS).");
+      notes.push("On an Intel Mac, PyPI's wheel is the one that installs (MPS only with an AMD GPU, from macOS 12.3).");
     } else if (running && running.length && (!want || inFamily(want, "cudaFamily", facts) || want === names.pypiDefault) && running.indexOf(want) < 0) {
       // The GPU answer said which wheels run this GPU: the box offers those, never another.
       var usable = running.filter(driverOk);
@@ -556,7 +683,7 @@
         }
       }
     }
-    var missing = pythonMissing(root, setup);
+    var missing = currentPlan ? "" : pythonMissing(root, setup);
     // No wheel of the target runs this Python: that comes first, before any command.
     if (missing) notes.unshift(missing + " The commands below are for those.");
     answer.textContent = notes.join(" ");
@@ -587,7 +714,7 @@
     var install = box.querySelector(".atlas-answer-install");
     var rows = Array.prototype.slice.call(root.querySelectorAll(".md-content .atlas-install tr[data-variant]"));
     var kept = rows.filter(function (row) { return !row.hidden; });
-    if (kept.length !== 1 && setup.gpu) {
+    if (kept.length !== 1 && setup.gpu && !currentPlan) {
       // No single wheel kept for the chosen variant: the first wheel the GPU table says runs the GPU.
       var running = Array.prototype.map.call(
         root.querySelectorAll('.atlas-gpus tr[data-gpu="' + setup.gpu + '"] td[data-runs="yes"]'),
@@ -595,7 +722,7 @@
       kept = rows.filter(function (row) { return running.indexOf(row.dataset.variant) >= 0; }).slice(0, 1);
     }
     install.textContent = "";
-    var missing = pythonMissing(root, setup);
+    var missing = currentPlan ? "" : pythonMissing(root, setup);
     if (missing) {
       // No command of the target installs on this Python: say so instead of offering one.
       var note = document.createElement("p");
@@ -682,7 +809,7 @@
   function intelMacNote(facts) {
     return facts.intelMacLast
       ? "An Intel Mac: the last PyTorch with macOS x86_64 wheels on PyPI is " + facts.intelMacLast +
-        "; no later release installs on this Mac (and Intel Macs never had MPS)."
+        "; no later release installs on this Mac (MPS runs on it only with an AMD GPU, from macOS 12.3)."
       : "";
   }
 
@@ -760,9 +887,13 @@
   function pasteReader(form, read) {
     var box = form.elements.collect_env;
     var timer = null;
+    var before = box.value.length;
     box.addEventListener("input", function () {
       clearTimeout(timer);
-      timer = setTimeout(read, 150);
+      // A paste or a drop arrives whole: read it at once (the answer within 100 ms); typing waits.
+      var jump = Math.abs(box.value.length - before) > 80;
+      before = box.value.length;
+      if (jump) read(); else timer = setTimeout(read, 150);
     });
     form.querySelector("[data-action=read-env]").addEventListener("click", function () {
       clearTimeout(timer);
@@ -777,12 +908,15 @@
     var fields = picker && picker.querySelector("#your-setup");
     if (!fields || fields.dataset.ready) return;
     fields.dataset.ready = "1";
+    var planned = null;
     var query = function () {
       var params = new URLSearchParams();
       SETUP_FIELDS.forEach(function (name) {
         var value = picker.elements[name].value.trim();
         if (value) params.set(name, value);
       });
+      var carried = machineParams(planned);
+      MACHINE_PARAMS.forEach(function (name) { if (carried[name]) params.set(name, carried[name]); });
       return params.toString();
     };
     var links = Array.prototype.slice.call(root.querySelectorAll('.md-content a[href*="-to-"]'));
@@ -797,6 +931,8 @@
     var message = picker.querySelector(".atlas-picker-message");
     var readEnv = function () {
       var reading = readPaste(root, picker.elements.collect_env.value);
+      planned = readingPlan(reading, pageFacts(root) || {});
+      showPlan(root, planned, { torch: reading.found.torchFull, build: reading.found.build });
       var skipped = fillSetup(picker, reading.setup).map(function (what) { return what + " is not among the choices"; });
       var torch = reading.found.torch;
       var out = rangeNote(reading);
@@ -858,6 +994,10 @@
         if (!mine) tally[change ? "foldedChanges" : "foldedOthers"] += 1;
       });
       orderByImpact(root, rows, setup);
+      var pasted = pastedReading(root, setup);
+      currentPlan = pasted ? pasted.planned : setupPlan(setup, facts);
+      showPlan(root, currentPlan, { to: form.dataset.to, from: form.dataset.from,
+        torch: currentPlan ? currentPlan.torch : "", build: currentPlan ? currentPlan.build : "" });
       describeGpuBox(form, facts);
       summarize(setup);
       answerGpu(root, setup);
@@ -894,8 +1034,15 @@
         var value = form.elements[name].value.trim();
         if (value) params.set(name, value); else params.delete(name);
       });
+      if (pasted) {
+        var carried = machineParams(currentPlan);
+        MACHINE_PARAMS.forEach(function (name) {
+          if (carried[name]) params.set(name, carried[name]); else params.delete(name);
+        });
+      }
       var query = params.toString();
       history.replaceState(null, "", window.location.pathname + (query ? "?" + query : "") + window.location.hash);
+      carrySetup(root);
       var chosen = SETUP_FIELDS.filter(function (name) { return setup[name]; });
       status.textContent = (message ? message + " " : "") + (chosen.length
         ? foldedStatus(tally.foldedChanges, tally.changes, tally.foldedOthers, tally.others)
@@ -915,9 +1062,27 @@
     form.elements.gpu.addEventListener("input", function () { describeGpuBox(form, facts); });
     form.addEventListener("change", function (event) { if (event.target.name !== "collect_env") apply(); });
     form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
+    var reads = 0;
     function readEnv() {
       var reading = readPaste(root, form.elements.collect_env.value);
-      form._reading = reading;  // the driver answer and the install box read it
+      reading.planned = readingPlan(reading, facts || {});
+      form._reading = reading;  // the driver answer, the plan and the install box read it
+      // The answer first: the plan is shown now, and the rest of the page (folding, ordering and
+      // counting the rows, the other answers) once the browser has painted it.
+      currentPlan = reading.planned;
+      showPlan(root, currentPlan, { to: form.dataset.to, from: form.dataset.from,
+        torch: reading.found.torchFull, build: reading.found.build });
+      var mine = ++reads;
+      var done = false;
+      var rest = function () {
+        if (done || mine !== reads) return;
+        done = true;
+        finishReading(reading);
+      };
+      window.requestAnimationFrame(function () { setTimeout(rest, 0); });
+      setTimeout(rest, 60);  // a tab in the background gets no frames
+    }
+    function finishReading(reading) {
       var skipped = fillSetup(form, reading.setup).map(function (what) { return what + " is not among this guide's choices"; });
       reading.setup = current();  // what the controls took: the reading holds while they do
       showReading(form, reading, skipped.concat(reading.notes));
@@ -983,6 +1148,7 @@
     step(setupUpgradePicker, document);
     step(setupCopyLinks, document);
     step(setupInstallCopy, document);
+    if (!document.querySelector("form#your-setup, form#upgrade-picker")) step(carrySetup, document);
     Array.prototype.forEach.call(document.querySelectorAll(".atlas-table"), function (table) { step(setupTable, table); });
   }
 

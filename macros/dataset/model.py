@@ -486,6 +486,11 @@ class SymbolUse(Record):
         "argument is a variable its function binds once, to a tensor made with another explicit `dtype=` "
         "(`torch.empty_like(x, dtype=torch.float32)`), is not reported. Anything else still is.",
     )
+    method: bool = Field(
+        default=False,
+        description="Also a call of the name's last part as a method of any object the scanner cannot resolve "
+        "(`a.cross(b)` for `torch.Tensor.cross`); `position` then counts from the first argument after the object.",
+    )
     name_kept: bool = Field(
         default=False,
         description="The name itself is neither deprecated nor removed; only what running it does changed. An "
@@ -513,6 +518,7 @@ class SymbolUse(Record):
             self.decorates,
             self.dtypes or None,
             self.name_kept or None,
+            self.method or None,
         )
         if all(condition is None for condition in conditions):
             raise ValueError(

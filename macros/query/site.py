@@ -103,9 +103,11 @@ PAGE_TYPES: tuple[PageType, ...] = (
         searchable=False,
         sample=(("start", "2.8"), ("end", "2.12")),
     ),
+    PageType("doctor", "tools/doctor.md", generated=False, nav="Newest for your machine"),
     PageType("about", "about.md", generated=False, nav="About the data"),
     PageType("linking", "linking.md", generated=False, nav="Link to us"),
     PageType("api", "api.md", generated=False, nav="JSON API"),
+    PageType("scanner", "tools/scanner.md", generated=False, nav="Scan your code"),
 )
 
 _BY_NAME = {page_type.name: page_type for page_type in PAGE_TYPES}

@@ -22,6 +22,7 @@ from macros.render.about import render_known_gaps, render_sources_table
 from macros.render.api import api_files
 from macros.render.compare import PAGES as COMPARE_PAGES
 from macros.render.compare import compare_page_inputs, render_compare_index, render_compare_page
+from macros.render.doctor import PLAN_ASSET, plan_script
 from macros.render.feed import atom_feed
 from macros.render.home import render_latest_release, render_release_list, render_upgrade_teaser
 from macros.render.made_from import MadeFrom
@@ -163,7 +164,11 @@ def site_pages(catalog: Catalog) -> list[str]:
 
 def machine_files(catalog: Catalog, site_url: str, site_name: str) -> dict[str, str]:
     """Everything published besides pages: the JSON API and the feed, path -> text."""
-    return {**api_files(catalog, site_url), "feed.xml": atom_feed(catalog, site_url, site_name)}
+    return {
+        **api_files(catalog, site_url),
+        "feed.xml": atom_feed(catalog, site_url, site_name),
+        PLAN_ASSET: plan_script(catalog),
+    }
 
 
 def footer_facts(catalog: Catalog) -> dict[str, object]:

@@ -33,6 +33,8 @@ _FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.DOTALL)
 #: Folders of a project that hold its sources: the tree is never written inside one (inside docs/
 #: it would copy itself into itself until the disk fills), nor over the project itself.
 SOURCE_FOLDERS = ("docs", "data", "macros", "overrides", "tests", ".git", ".github")
+#: The folders the exit plan copies as they are: the hand-written pages and the theme's overrides.
+COPIED_FOLDERS = ("docs", "overrides")
 
 
 class MaterializeError(Exception):
@@ -145,7 +147,7 @@ def materialize(project: Path, out: Path) -> int:
     The tree is written into a new folder beside OUT and renamed to OUT once complete, so a
     failure leaves nothing behind."""
     check_out(project, out)
-    for folder in ("docs", "overrides"):
+    for folder in COPIED_FOLDERS:
         _refuse_odd_files(project / folder)
     catalog = open_catalog(project / "data")  # before writing anything: bad data writes nothing
     config = load_config(project / "mkdocs.yml")

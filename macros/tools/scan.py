@@ -26,11 +26,9 @@ import tokenize
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from macros.dataset.model import Item, SymbolUse, version_key
-from macros.dataset.text import text_html, visible_text
-from macros.dataset.vocabulary import CODE_KINDS, CUDA, UNSCANNED_EFFECTS, variant_family
-from macros.query.catalog import Catalog
+from macros.dataset.vocabulary import REMOVAL
 from macros.tools.scan_files import (
     Candidate,
     ScanUsageError,
@@ -40,100 +38,99 @@ from macros.tools.scan_files import (
     read_source,
 )
 from macros.tools.scan_output import Finding
+from macros.tools.scan_rules import ScanData, felt_in, from_catalog, version_key
 from macros.tools.scan_visitor import Rule, UseVisitor
 
 __all__ = ["Finding", "ScanResult", "ScanUsageError", "python_files", "rules_for", "scan", "scan_source"]
 
-#: Item kinds whose symbols the scanner reports: the changes that can break code.
-SCANNED_KINDS = CODE_KINDS
 #: A comment naming item ids on the line of a use silences those items there: the flake8/ruff
 #: form (noqa, a colon, ids) or `torch-scan: ignore[ids]`, which other linters leave alone.
 _IDS = r"[A-Za-z0-9_.-]+(?:\s*,\s*[A-Za-z0-9_.-]+)*"
 _NOQA = re.compile(rf"#\s*(?:noqa\s*:\s*(?P<noqa>{_IDS})|torch-scan:\s*ignore\[\s*(?P<ignore>{_IDS})\s*\])", re.I)
 
 
-def rules_for(catalog: Catalog, start: str, end: str, environments: frozenset[str] = frozenset()) -> list[Rule]:
+_converted: dict[int, tuple[Any, ScanData]] = {}
+
+
+def scan_data(source: ScanData | Any) -> ScanData:
+    """The scan's view of the data: a ScanData as is, a catalog (a checkout) converted once."""
+    if isinstance(source, ScanData):
+        return source
+    if id(source) not in _converted or _converted[id(source)][0] is not source:
+        _converted[id(source)] = (source, from_catalog(source))
+    return _converted[id(source)][1]
+
+
+def rules_for(source: ScanData | Any, start: str, end: str, environments: frozenset[str] = frozenset()) -> list[Rule]:
     """The symbols of the changes a move from `start` to `end` crosses, in the environments
     asked for (`--on mps`: items only Apple GPUs feel are added to those everyone feels)."""
-    versions = {release.version for release in catalog.releases}
-    known = ", ".join(release.version for release in catalog.releases)
-    oldest = catalog.releases[0]
+    data = scan_data(source)
+    known = ", ".join(data.releases)
+    if not _is_version(start):
+        raise ScanUsageError(f"unknown version {printable(start)!r} (known: {known}, or any older X.Y for --from)")
+    if not _is_version(end) or end not in data.releases:
+        raise ScanUsageError(f"unknown version {printable(end)!r} (known: {known})")
     # --from may name a release older than the data (2.7: everything from 2.8 on applies).
-    older = _is_version(start) and version_key(start) < oldest.key
-    if start not in versions and not older:
+    older = version_key(start) < version_key(data.releases[0])
+    if start not in data.releases and not older:
         raise ScanUsageError(f"unknown version {start!r} (known: {known}, or any older X.Y for --from)")
-    if end not in versions:
-        raise ScanUsageError(f"unknown version {end!r} (known: {known})")
     if version_key(start) >= version_key(end):
         raise ScanUsageError(f"--from {start} must be older than --to {end}")
     rules = []
-    for release in catalog.crossed(start, end):
-        for item in release.items:
-            if item.kind not in SCANNED_KINDS or item.effect in UNSCANNED_EFFECTS:
-                continue
-            if not felt_in(item, environments):
-                continue
-            for symbol in item.symbols:
-                if isinstance(symbol, SymbolUse):
-                    rules.append(
-                        Rule(
-                            symbol.name,
-                            item,
-                            release,
-                            keyword=symbol.keyword,
-                            value=symbol.value,
-                            any_value=symbol.any_value,
-                            absent=symbol.absent,
-                            position=symbol.position,
-                            caught=frozenset(symbol.caught),
-                            decorates=symbol.decorates,
-                            name_kept=symbol.name_kept,
-                            dtypes=frozenset(symbol.dtypes),
-                        )
-                    )
-                else:
-                    rules.append(Rule(symbol, item, release))
+    for item in data.items:
+        if not version_key(start) < version_key(item.release) <= version_key(end):
+            continue
+        if not felt_in(item, environments):
+            continue
+        for symbol in item.symbols:
+            rules.append(Rule.of(symbol, item))
     return rules
 
 
-def felt_in(item: Item, environments: frozenset[str]) -> bool:
-    """Whether everyone feels the change, or one of the environments named (a variant or its
-    family, an OS): `applies_to: {variants: [mps], os: [macos]}` needs `--on mps`."""
-    where = item.applies_to
-    if where is None:
-        return True
-    asked = environments | {variant_family(name) for name in environments}
-    if where.variants:  # a variant implies its OS (mps: macOS)
-        return bool(({variant_family(v) for v in where.variants} | set(where.variants)) & asked)
-    if where.os:
-        return bool(set(where.os) & asked)
-    return CUDA in asked if where.gpu else True  # GPU generations are CUDA's; Python versions: everyone
-
-
 def _is_version(text: str) -> bool:
-    parts = text.split(".")
-    return len(parts) == 2 and all(part.isdigit() for part in parts)
+    """X.Y in ASCII digits (`str.isdigit` also takes "²", which `int` refuses)."""
+    return re.fullmatch(r"[0-9]{1,4}\.[0-9]{1,4}", text) is not None
 
 
-def scan_source(source: str, index: dict[str, list[Rule]]) -> list[tuple[int, int, str, Rule]]:
+def scan_source(
+    source: str, index: dict[str, list[Rule]], path: Path | None = None
+) -> list[tuple[int, int, str, Rule]]:
     """(line, column, symbol as written, rule) for each use in one module's source: one per
-    place and item, none on a line whose `# noqa:` names the item."""
-    roots = frozenset(name.split(".")[0] for name in index)
-    if not any(root in source for root in roots):
+    place and item, none on a line whose `# noqa:` names the item, and of the steps of one
+    change's lifecycle that meet the same place (a deprecation, then the removal), the latest."""
+    roots = frozenset(name.split(".")[0] for name in index if not name.startswith("."))
+    if not any(root in source for root in roots) and not (path and "import *" in source):
         return []  # cannot import any listed module: no need to parse it
-    visitor = UseVisitor(index, roots)
+    visitor = UseVisitor(index, roots, path)
     visitor.visit(ast.parse(source))
-    seen = set()
-    found = []
+    at: dict[tuple[int, int], dict[str, tuple[str, Rule]]] = {}
     for hit in visitor.hits:
-        key = (hit.node.lineno, hit.node.col_offset, hit.rule.item.id)
-        if key not in seen:
-            seen.add(key)
-            found.append((hit.node.lineno, hit.node.col_offset + 1, hit.name, hit.rule))
+        place = at.setdefault((hit.node.lineno, hit.node.col_offset), {})
+        place.setdefault(hit.rule.item.id, (hit.name, hit.rule))
+    found = []
+    for (line, column), hits in at.items():
+        for name, rule in hits.values():
+            if not any(_supersedes(other, rule) for _, other in hits.values()):
+                found.append((line, column + 1, name, rule))
     if found:
         silenced = _noqa(source)
         found = [hit for hit in found if hit[3].item.id not in silenced.get(hit[0], ())]
     return sorted(found, key=lambda hit: (hit[0], hit[1], hit[3].item.id))
+
+
+def _supersedes(later: Rule, earlier: Rule) -> bool:
+    """Whether `later` is a later step of the same change as `earlier`, met at one place: its
+    item follows the other's (`follows:`), it removes the name the other concerns, or both retire
+    the same name (a deprecation, then the removal), so only the step the reader is about to meet
+    is reported."""
+    a, b = later.item, earlier.item
+    if a.id == b.id or version_key(a.release) <= version_key(b.release):
+        return False
+    if a.follows == b.id:
+        return True
+    if a.kind == REMOVAL and later.name == earlier.name:
+        return True  # once the name is gone, what it did before does not matter
+    return a.retiring and b.retiring and later.name == earlier.name
 
 
 def _noqa(source: str) -> dict[int, set[str]]:
@@ -175,7 +172,7 @@ def _scan_file(candidate: Candidate) -> tuple[Path, list[tuple[int, int, str, st
     if candidate.problem:
         return path, [], candidate.problem
     try:
-        hits = scan_source(read_source(path), _worker_index)
+        hits = scan_source(read_source(path), _worker_index, path)
     except Unreadable as error:
         return path, [], str(error)
     except SyntaxError as error:
@@ -189,7 +186,7 @@ def _scan_file(candidate: Candidate) -> tuple[Path, list[tuple[int, int, str, st
 
 def scan(
     paths: list[Path],
-    catalog: Catalog,
+    catalog: ScanData | Any,
     start: str,
     end: str,
     site_url: str,
@@ -224,10 +221,10 @@ def scan(
                     column=column,
                     symbol=symbol,
                     item_id=item_id,
-                    release=rule.release.version,
-                    title=visible_text(text_html(rule.item.title)),
-                    action=visible_text(text_html(rule.item.action or rule.item.summary)),
-                    url=f"{base}releases/{rule.release.version}.html#{item_id}",
+                    release=rule.item.release,
+                    title=rule.item.title,
+                    action=rule.item.action,
+                    url=f"{base}releases/{rule.item.release}.html#{item_id}",
                 )
             )
     return ScanResult(findings, len(candidates), skipped)

@@ -44,10 +44,32 @@ MAY_APPLY = ": check whether "
 
 
 def as_text(findings: list[Finding]) -> str:
-    return "".join(
+    """One line per finding (place, item, title, what to do, the link), then, after a blank
+    line, one line per change: how many places meet it, newest release last."""
+    lines = "".join(
         f"{printable(f.path)}:{f.line}:{f.column}: {f.item_id} {f.title} — {_question(f)}{f.action} ({f.url})\n"
         for f in findings
     )
+    if not findings:
+        return lines
+    by_item: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_item.setdefault(f.item_id, []).append(f)
+    files = len({f.path for f in findings})
+    summary = [f"{_count(len(findings), 'finding')} of {_count(len(by_item), 'change')} in {_count(files, 'file')}:\n"]
+    order = sorted(by_item.values(), key=lambda group: (_release_key(group[0].release), group[0].item_id))
+    for group in order:
+        f = group[0]
+        summary.append(f"  {f.release} {f.item_id}: {_count(len(group), 'place')} — {f.title} ({f.url})\n")
+    return lines + "\n" + "".join(summary)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _release_key(release: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in release.split(".") if part.isdecimal())
 
 
 def _question(finding: Finding) -> str:

@@ -24,24 +24,31 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
-from macros.dataset.model import Item, Release
-from macros.dataset.vocabulary import RETIRING_KINDS
+from macros.dataset.vocabulary import TORCH
 from macros.tools.scan_output import MAY_APPLY
+from macros.tools.scan_rules import ScanItem, Symbol
 
 #: Exceptions whose handler makes the code in the `try` a compatibility shim.
 SHIM_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
-#: A test that reads a version: `torch.__version__`, `is_torch_version(...)`,
-#: `_TORCH_GREATER_EQUAL_2_4`, `is_torch_greater_or_equal_than_2_1`, `version.parse(...)`.
-_VERSION_NAME = re.compile(r"version|greater|less|_ge_?\d|_lt_?\d", re.IGNORECASE)
+#: Handlers that catch anything: only the imports they guard are shims.
+BROAD_EXCEPTIONS = frozenset({"Exception", "BaseException"})
 #: A module-level constant (`CUDA_HOME`): not a use of the module's changed behaviour.
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
 #: Factories whose `dtype=` is "the desired data type of returned tensor" (PyTorch's documentation
 #: of torch.zeros and torch.empty_like, which says torch.empty_like(x) is torch.empty(x.size(),
 #: dtype=x.dtype, ...)): a variable bound once to one of these holds that dtype.
 DTYPE_FACTORIES = frozenset({"torch.empty", "torch.empty_like", "torch.zeros"})
+#: Factories that make a tensor of the global default dtype when no `dtype=` is given (PyTorch's
+#: documentation of each: "if None, uses a global default (see torch.set_default_dtype())"),
+#: float32 unless the program changes it.
+DEFAULT_DTYPE_FACTORIES = frozenset({"torch.empty", "torch.zeros", "torch.ones", "torch.randn", "torch.rand"})
+DEFAULT_DTYPE = "torch.float32"
+#: A parameter wraps a tensor and keeps its dtype.
+PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 
 
 @dataclass(frozen=True)
@@ -49,8 +56,7 @@ class Rule:
     """One symbol of one item, with the condition a use must meet."""
 
     name: str
-    item: Item
-    release: Release
+    item: ScanItem
     keyword: str | None = None
     value: object = None
     any_value: bool = True
@@ -60,20 +66,56 @@ class Rule:
     decorates: str | None = None  # "class": only a class decorator counts
     name_kept: bool = False  # only what running the name does changed: importing it is no use
     dtypes: frozenset[str] = frozenset()  # the change concerns a first argument of these dtypes
+    method: bool = False  # also `anything.<last part>(...)`
+
+    @classmethod
+    def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
+        return cls(
+            symbol.name,
+            item,
+            keyword=symbol.keyword,
+            value=symbol.value,
+            any_value=symbol.any_value,
+            absent=symbol.absent,
+            position=symbol.position,
+            caught=frozenset(symbol.caught),
+            decorates=symbol.decorates,
+            name_kept=symbol.name_kept,
+            dtypes=frozenset(symbol.dtypes),
+            method=symbol.method,
+        )
 
     @property
     def needs_call(self) -> bool:
-        return self.keyword is not None or self.position is not None or bool(self.caught)
+        return self.keyword is not None or self.position is not None or bool(self.caught) or self.method
 
 
 @dataclass(frozen=True)
 class Call:
     """The arguments a use passes: a real call, a `partial(f, ...)` (`partial` is True) or a
-    `super().__init__(...)` in a subclass."""
+    `super().__init__(...)` in a subclass. `none` holds the local names known to be None, and
+    `dicts` the keys of the literal dicts local names are known to hold (for `**name`)."""
 
     args: list[ast.expr]
     keywords: list[ast.keyword]
     partial: bool = False
+    none: frozenset[str] = frozenset()
+    dicts: dict[str, list[ast.keyword]] = field(default_factory=dict)
+
+    def expanded(self) -> list[ast.keyword]:
+        """The keywords, with `**{"a": 1}` and `**d` (d bound once to a literal dict) spelled out."""
+        keywords: list[ast.keyword] = []
+        for keyword in self.keywords:
+            if keyword.arg is None and (spelled := self._literal_dict(keyword.value)) is not None:
+                keywords += spelled
+            else:
+                keywords.append(keyword)
+        return keywords
+
+    def _literal_dict(self, node: ast.expr) -> list[ast.keyword] | None:
+        if isinstance(node, ast.Name):
+            return self.dicts.get(node.id)
+        return literal_keywords(node)
 
     def passes_position(self, position: int) -> bool | None:
         """True if the call passes an argument at `position` without its name, False if it passes
@@ -87,8 +129,10 @@ class Call:
 
     def passes(self, rule: Rule) -> bool | None:
         """True if the call passes the rule's argument (with its value, if one is given), False
-        if it does not, None if it cannot be told (`*args`, `**kwargs`)."""
-        for keyword in self.keywords:
+        if it does not, None if it cannot be told (`*args`, `**kwargs`). An argument passed as
+        None (the literal, or a local name bound only to None) is the default: not passed."""
+        keywords = self.expanded()
+        for keyword in keywords:
             if keyword.arg == rule.keyword:
                 return self._is_value(keyword.value, rule)
         if rule.position is not None:
@@ -97,10 +141,16 @@ class Call:
                     return None  # *args may reach the position
                 if index == rule.position:
                     return self._is_value(argument, rule)
-        return None if any(keyword.arg is None for keyword in self.keywords) else False  # **kwargs
+        return None if any(keyword.arg is None for keyword in keywords) else False  # **kwargs
 
-    @staticmethod
-    def _is_value(node: ast.expr, rule: Rule) -> bool:
+    def _is_none(self, node: ast.expr) -> bool:
+        return (isinstance(node, ast.Constant) and node.value is None) or (
+            isinstance(node, ast.Name) and node.id in self.none
+        )
+
+    def _is_value(self, node: ast.expr, rule: Rule) -> bool:
+        if self._is_none(node):
+            return False
         if rule.any_value:
             return True
         return (
@@ -108,6 +158,45 @@ class Call:
             and type(node.value) is type(rule.value)  # True is not 1
             and node.value == rule.value
         )
+
+
+def literal_keywords(node: ast.expr | None) -> list[ast.keyword] | None:
+    """`{"a": 1, "b": x}` or `dict(a=1, b=x)` as keywords; None for anything else."""
+    if isinstance(node, ast.Dict):
+        if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+            return None  # `**other` inside, or keys that are not literal strings
+        return [ast.keyword(arg=k.value, value=v) for k, v in zip(node.keys, node.values, strict=True)]  # type: ignore[union-attr]
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "dict"
+        and not node.args
+        and all(k.arg is not None for k in node.keywords)
+    ):
+        return list(node.keywords)
+    return None
+
+
+class _LazyClass:
+    """A class's `self.<attr>` dtypes, read from its body the first time a rule asks (few do)."""
+
+    def __init__(self, node: ast.ClassDef, read: Callable[[ast.ClassDef], dict[str, str]]) -> None:
+        self._node, self._read, self._dtypes = node, read, None
+
+    def get(self, name: str) -> str | None:
+        if self._dtypes is None:
+            self._dtypes = self._read(self._node)
+        return self._dtypes.get(name)
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What one function's variables bound exactly once hold."""
+
+    values: dict[str, ast.expr] = field(default_factory=dict)
+    dtypes: dict[str, str] = field(default_factory=dict)  # v = torch.empty(..., dtype=torch.X)
+    none: frozenset[str] = frozenset()  # v = None
+    dicts: dict[str, list[ast.keyword]] = field(default_factory=dict)  # v = {"k": ...}, read only as **v
 
 
 @dataclass
@@ -120,19 +209,28 @@ class Hit:
 class UseVisitor(ast.NodeVisitor):
     """Walks one module; `aliases` maps a local name to the qualified name it stands for."""
 
-    def __init__(self, index: dict[str, list[Rule]], roots: frozenset[str]) -> None:
+    def __init__(self, index: dict[str, list[Rule]], roots: frozenset[str], path: Path | None = None) -> None:
         self.index = index
         self.roots = roots
+        self.path = path  # the module's file, to read what `from .m import *` brings
         self.aliases: dict[str, str] = {}
         self.partials: set[str] = set()  # local names of functools.partial
         self.hits: list[Hit] = []
         self.guarded = 0  # uses inside shims, counted, not reported
         self._guards = 0  # depth of enclosing guards
+        self._import_guards = 0  # depth of `try` blocks with a broad handler: only imports there are shims
         self._caught: list[frozenset[str]] = []  # exceptions caught around the current code
         self._context: str = "reference"  # isinstance, annotation, import, class-decorator or reference
         self._bases: list[list[str]] = []  # listed base classes of the enclosing classes
         self._function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None = None  # the innermost one
-        self._dtypes: dict[int, dict[str, str]] = {}  # per function: variable -> the dtype it always holds
+        self._facts: dict[int, _Facts] = {}  # per function: what its variables bound once hold
+        self._class_dtypes: list[_LazyClass] = []  # per enclosing class: self.<attr> -> its dtype, when asked
+        self.methods: dict[str, list[Rule]] = {}  # `x.cross(...)`: last part -> rules that take methods
+        for rules in index.values():
+            for rule in rules:
+                if rule.method:
+                    self.methods.setdefault(rule.name.rsplit(".", 1)[-1], []).append(rule)
+        self._stars: set[Path] = set()  # files whose names a relative star import is reading
 
     # --- matching ------------------------------------------------------------------------------
 
@@ -157,7 +255,7 @@ class UseVisitor(ast.NodeVisitor):
                 shown = self._applies(rule, call if end == len(parts) else None, name)
                 if shown is None:
                     continue
-                if self._guards:
+                if self._guards or (self._import_guards and self._context == "import"):
                     self.guarded += 1
                 else:
                     self.hits.append(Hit(node, shown, rule))
@@ -166,15 +264,23 @@ class UseVisitor(ast.NodeVisitor):
         """How the finding names the use, or None when the rule's condition does not hold."""
         if rule.decorates is not None:
             return f"@{name} on a class" if self._context == "class-decorator" else None
-        retired_name = rule.item.kind in RETIRING_KINDS and not rule.name_kept
+        retired_name = rule.item.retiring and not rule.name_kept
         if self._context in {"isinstance", "annotation", "import"} and not retired_name:
             # A type check, an annotation or an import does not run the changed behaviour; for a
             # name deprecated or removed they are places to change.
             return None
-        if rule.dtypes and call is not None and call.args and isinstance(call.args[0], ast.Name):
-            known = self._dtypes_of_function().get(call.args[0].id)
+        if rule.dtypes and call is not None and call.args:
+            first = call.args[0]
+            known = None
+            if isinstance(first, ast.Name):
+                known = self._facts_of_function().dtypes.get(first.id)
+            elif isinstance(first, ast.Attribute) and isinstance(first.value, ast.Name) and first.value.id == "self":
+                known = self._class_dtypes[-1].get(first.attr) if self._class_dtypes else None
             if known is not None and known not in rule.dtypes:
                 return None  # `trunc_normal_(w)` where w = torch.empty(..., dtype=torch.float32)
+        if call is not None:
+            facts = self._facts_of_function()
+            call = replace(call, none=facts.none, dicts=facts.dicts)
         if not rule.needs_call:
             return name
         if call is None:
@@ -187,7 +293,7 @@ class UseVisitor(ast.NodeVisitor):
             passed_at = call.passes_position(rule.position)
             return f"{name}() with argument {rule.position + 1} by position" if passed_at else None
         if rule.keyword is None:
-            return f"{name}() in try/except {'/'.join(sorted(rule.caught))}"
+            return f"{name}() in try/except {'/'.join(sorted(rule.caught))}" if rule.caught else name
         passed = call.passes(rule)
         if rule.absent:
             if call.partial:
@@ -232,6 +338,9 @@ class UseVisitor(ast.NodeVisitor):
     def _imports_from(self, node: ast.ImportFrom) -> None:
         if node.module == "functools" and not node.level:
             self.partials.update(a.asname or a.name for a in node.names if a.name == "partial")
+        if node.level and any(alias.name == "*" for alias in node.names):
+            self._relative_star(node)
+            return
         if node.level or not node.module or node.module.split(".")[0] not in self.roots:
             return
         for alias in node.names:
@@ -251,6 +360,46 @@ class UseVisitor(ast.NodeVisitor):
                 local = name[len(prefix) :].split(".")[0]
                 self.aliases[local] = prefix + local
         self.match(node, module)
+
+    def _relative_star(self, node: ast.ImportFrom) -> None:
+        """`from .common import *`: the names that module binds by its own top-level imports of
+        listed modules (`import torch`, `from torch.jit import script`) become names here too,
+        as Python binds them (its `__all__`, when a literal list, limits them). Read from the file
+        beside this one, once per chain (a cycle ends)."""
+        if self.path is None:
+            return
+        folder = self.path.parent
+        for _ in range(node.level - 1):
+            folder = folder.parent
+        base = folder.joinpath(*node.module.split(".")) if node.module else folder
+        target = next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.is_file()), None)
+        if target is None or target.resolve() in self._stars or len(self._stars) >= _STAR_DEPTH:
+            return
+        from macros.tools.scan_files import Unreadable, read_source
+
+        try:
+            module = ast.parse(read_source(target))
+        except (Unreadable, SyntaxError, ValueError, RecursionError, MemoryError):
+            return
+        reader = UseVisitor(self.index, self.roots, target)
+        reader._stars = self._stars | {target.resolve()}
+        exported: set[str] | None = None
+        for statement in _top_level_statements(module.body):
+            if isinstance(statement, ast.Import | ast.ImportFrom):
+                reader.visit(statement)
+            elif isinstance(statement, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in statement.targets
+            ):
+                value = statement.value
+                if isinstance(value, ast.List | ast.Tuple) and all(
+                    isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+                ):
+                    exported = {e.value for e in value.elts}  # type: ignore[attr-defined]
+        for name, qualified in reader.aliases.items():
+            public = not name.startswith("_") if exported is None else name in exported
+            if public and qualified.split(".")[0] in self.roots:
+                self.aliases[name] = qualified
+        self.partials |= reader.partials
 
     def _bind_target(self, target: ast.AST) -> None:
         if isinstance(target, ast.Name):
@@ -300,34 +449,40 @@ class UseVisitor(ast.NodeVisitor):
         self.aliases = saved
         self._function = saved_function
 
-    def _dtypes_of_function(self) -> dict[str, str]:
-        """`_bound_once_to_a_dtype` of the function being read, worked out when a rule first needs
-        it (few do: reading every function would cost a third of the scan)."""
+    def _facts_of_function(self) -> _Facts:
+        """`_bound_once` of the function being read, worked out when a rule first needs it (few
+        do: reading every function would cost a third of the scan)."""
         function = self._function
         if function is None:
-            return {}  # module level: any function may rebind a global
-        if id(function) not in self._dtypes:
-            self._dtypes[id(function)] = self._bound_once_to_a_dtype(function)
-        return self._dtypes[id(function)]
+            return _Facts()  # module level: any function may rebind a global
+        if id(function) not in self._facts:
+            self._facts[id(function)] = self._bound_once(function)
+        return self._facts[id(function)]
 
-    def _bound_once_to_a_dtype(self, function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, str]:
-        """The function's variables bound exactly once, by `v = factory(..., dtype=torch.X)`: v
-        then holds a torch.X tensor wherever the function reads it (Python makes v local to the
-        function, so no other binding reaches it). Any other binding of v, `global`/`nonlocal`, a
-        parameter named v or an assignment to one of v's attributes (`v.data = ...`) disqualifies it."""
+    def _bound_once(self, function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> _Facts:
+        """The function's variables bound exactly once, by `v = <value>`: v then holds that value
+        wherever the function reads it (Python makes v local to the function, so no other binding
+        reaches it). Any other binding of v, `global`/`nonlocal`, a parameter named v, an assignment
+        to one of v's attributes or items (`v.data = ...`, `v["k"] = ...`) disqualifies it. A
+        literal dict counts for `**v` only when v is read nowhere else (no `v.update(...)`)."""
         if isinstance(function, ast.Lambda):
-            return {}
+            return _Facts()
         stores: dict[str, int] = {}
-        made: dict[str, str] = {}
+        made: dict[str, ast.expr] = {}
+        loads: dict[str, int] = {}
+        unpacked: dict[str, int] = {}
         arguments = function.args
         for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]:
             if arg is not None:
                 stores[arg.arg] = 2
         for node in _walk_own_scope(function.body):
             names: list[str] = []
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                names = [node.id]
-            elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    loads[node.id] = loads.get(node.id, 0) + 1
+                else:
+                    names = [node.id]
+            elif isinstance(node, ast.Attribute | ast.Subscript) and not isinstance(node.ctx, ast.Load):
                 names = [n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)]
                 names += names  # never trusted
             elif isinstance(node, ast.Global | ast.Nonlocal):
@@ -340,13 +495,66 @@ class UseVisitor(ast.NodeVisitor):
                 names = [node.name]
             elif isinstance(node, ast.MatchMapping) and node.rest:
                 names = [node.rest]
+            elif isinstance(node, ast.keyword) and node.arg is None and isinstance(node.value, ast.Name):
+                unpacked[node.value.id] = unpacked.get(node.value.id, 0) + 1
             for name in names:
                 stores[name] = stores.get(name, 0) + 1
-            if isinstance(node, ast.Assign | ast.AnnAssign) and (dtype := self._made_with_dtype(node.value)):
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if len(targets) == 1 and isinstance(targets[0], ast.Name):
-                    made[targets[0].id] = dtype
-        return {name: dtype for name, dtype in made.items() if stores.get(name) == 1}
+                    made[targets[0].id] = node.value
+        values = {name: value for name, value in made.items() if stores.get(name) == 1}
+        dtypes = {name: dtype for name, value in values.items() if (dtype := self._made_with_dtype(value))}
+        none = frozenset(
+            name for name, value in values.items() if isinstance(value, ast.Constant) and value.value is None
+        )
+        dicts = {
+            name: keywords
+            for name, value in values.items()
+            if (keywords := literal_keywords(value)) is not None and loads.get(name, 0) == unpacked.get(name, 0)
+        }
+        return _Facts(values, dtypes, none, dicts)
+
+    def _attributes_of_one_dtype(self, node: ast.ClassDef) -> dict[str, str]:
+        """The class's `self.<attr>` that every method binds only to a new tensor of one known dtype
+        (or to None): `self.pos = nn.Parameter(torch.zeros(1, n))` (the default dtype, float32) or
+        a factory with an explicit `dtype=`. Any other binding of the attribute (another value,
+        `+=`, a tuple target) leaves it unknown."""
+        found: dict[str, set[str | None]] = {}
+        for child in ast.walk(node):
+            targets: list[ast.expr] = []
+            if isinstance(child, ast.Assign | ast.AnnAssign) and (
+                child.value is None or (isinstance(child.value, ast.Constant) and child.value.value is None)
+            ):
+                continue  # `self.pos: Parameter | None = None`: no tensor, no dtype to disagree
+            if isinstance(child, ast.Assign):
+                targets = child.targets
+            elif isinstance(child, ast.AnnAssign | ast.AugAssign):
+                targets = [child.target]
+            for target in targets:
+                for element in ast.walk(target):
+                    if (
+                        isinstance(element, ast.Attribute)
+                        and isinstance(element.value, ast.Name)
+                        and element.value.id == "self"
+                        and isinstance(element.ctx, ast.Store)
+                    ):
+                        simple = isinstance(child, ast.Assign) and len(child.targets) == 1 and target is element
+                        found.setdefault(element.attr, set()).add(
+                            self._new_tensor_dtype(child.value) if simple else None
+                        )
+        return {name: dtypes.pop() for name, dtypes in found.items() if len(dtypes) == 1 and None not in dtypes}  # type: ignore[misc]
+
+    def _new_tensor_dtype(self, value: ast.expr | None) -> str | None:
+        """The dtype of `factory(...)` or `Parameter(factory(...))`: its `dtype=`, else the default."""
+        if isinstance(value, ast.Call) and self.qualified(value.func) in PARAMETERS and value.args:
+            value = value.args[0]
+        if not isinstance(value, ast.Call) or self.qualified(value.func) not in DEFAULT_DTYPE_FACTORIES:
+            return None
+        dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
+        if dtype is None:
+            return None if any(k.arg is None for k in value.keywords) else DEFAULT_DTYPE
+        return self.qualified(dtype)
 
     def _made_with_dtype(self, value: ast.expr | None) -> str | None:
         if not isinstance(value, ast.Call) or self.qualified(value.func) not in DTYPE_FACTORIES:
@@ -372,28 +580,50 @@ class UseVisitor(ast.NodeVisitor):
         self._context = saved
         for expression in [*node.bases, *(k.value for k in node.keywords)]:
             self.visit(expression)
-        bases = [name for name in map(self.qualified, node.bases) if name is not None]
+        # `class S(Sampler[int])`: the base is Sampler, parameterized.
+        unsubscripted = [base.value if isinstance(base, ast.Subscript) else base for base in node.bases]
+        bases = [name for name in map(self.qualified, unsubscripted) if name is not None]
         self._bases.append(bases)
+        self._class_dtypes.append(_LazyClass(node, self._attributes_of_one_dtype))
         saved_function, self._function = self._function, None  # a class body has its own names
         for statement in node.body:
             self.visit(statement)
         self._function = saved_function
         self._bases.pop()
+        self._class_dtypes.pop()
         self.aliases.pop(node.name, None)
 
     # --- guards and handlers -------------------------------------------------------------------
 
     def visit_Try(self, node: ast.Try) -> None:
+        """A `try` catching ImportError, ModuleNotFoundError or AttributeError is a shim (body,
+        handlers and else). One with a broad handler (`except:`, `except Exception`) is a shim for
+        its imports only: the calls in it still run on new releases. A handler of TypeError is the
+        fallback for an older signature. What the body binds is what holds after the statement
+        on new releases: a fallback import in a handler does not replace it."""
         caught = frozenset(name for handler in node.handlers for name in _exception_names(handler.type))
         shim = bool(caught & SHIM_EXCEPTIONS)
+        broad = bool(caught & BROAD_EXCEPTIONS) and not shim
         self._guards += shim
+        self._import_guards += broad
         self._caught.append(caught)
+        before = dict(self.aliases)
         for statement in node.body:
             self.visit(statement)
         self._caught.pop()
-        for part in [*node.handlers, *node.orelse]:
-            self.visit(part)
+        after_body = dict(self.aliases)
+        bound = {name for name, value in after_body.items() if before.get(name) != value}
+        for handler in node.handlers:
+            fallback = "TypeError" in _exception_names(handler.type)
+            self._guards += fallback
+            self.visit(handler)
+            self._guards -= fallback
+        for name in bound:  # the body's binding wins over a handler's fallback
+            self.aliases[name] = after_body[name]
+        for statement in node.orelse:
+            self.visit(statement)
         self._guards -= shim
+        self._import_guards -= broad
         for statement in node.finalbody:
             self.visit(statement)
 
@@ -410,11 +640,16 @@ class UseVisitor(ast.NodeVisitor):
         # `if _TORCH_GREATER_EQUAL_2_3: a else: b`: a runs on every newer release, so the changes
         # after 2.3 reach it; only b, kept for older releases, is a shim.
         self.visit(node.test)
+        bound: dict[str, str] = {}
         for branch, runs_on_newer in ((node.body, newer), (node.orelse, not newer)):
             self._guards += not runs_on_newer
+            before = dict(self.aliases)
             for child in branch if isinstance(branch, list) else [branch]:
                 self.visit(child)
+            if runs_on_newer:  # what this branch binds is what holds on the newer releases
+                bound = {name: value for name, value in self.aliases.items() if before.get(name) != value}
             self._guards -= not runs_on_newer
+        self.aliases.update(bound)  # the older branch's fallback import does not replace it
 
     visit_IfExp = visit_If  # type: ignore[assignment]
 
@@ -433,7 +668,16 @@ class UseVisitor(ast.NodeVisitor):
             for base in self._bases[-1]:
                 self.match(node, base, call, calls_only=True)
         else:
+            if isinstance(node.func, ast.Attribute) and node.func.attr in self.methods:
+                self._match_method(node.func, call)
             self.visit(node.func)
+        if _identifier(node.func) in _SIGNATURE_READERS:
+            # `inspect.signature(torch.hub.load)`: reads the parameters, runs nothing.
+            saved, self._context = self._context, "isinstance"
+            for argument in [*node.args, *(k.value for k in node.keywords)]:
+                self.visit(argument)
+            self._context = saved
+            return
         if isinstance(node.func, ast.Name) and node.func.id in {"isinstance", "issubclass"} and len(node.args) == 2:
             self.visit(node.args[0])
             saved, self._context = self._context, "isinstance"
@@ -444,6 +688,18 @@ class UseVisitor(ast.NodeVisitor):
             arguments = [*node.args, *(k.value for k in node.keywords)]
         for argument in arguments:
             self.visit(argument)
+
+    def _match_method(self, func: ast.Attribute, call: Call) -> None:
+        """`a.cross(b)` on an object the scanner cannot name: a use of each rule that takes the
+        method form of `torch.Tensor.cross`."""
+        for rule in self.methods[func.attr]:
+            shown = self._applies(rule, call, rule.name)
+            if shown is None:
+                continue
+            if self._guards:
+                self.guarded += 1
+            else:
+                self.hits.append(Hit(func, shown.replace(rule.name, f".{func.attr}", 1), rule))
 
     def _is_super_init(self, func: ast.AST) -> bool:
         return (
@@ -476,6 +732,22 @@ class UseVisitor(ast.NodeVisitor):
             self.match(node, self.aliases[node.id])
 
 
+#: How many modules a chain of relative star imports is followed through.
+_STAR_DEPTH = 4
+
+
+def _top_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """A module's statements, with those inside top-level `if` and `try` blocks."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, ast.If):
+            yield from _top_level_statements(statement.body + statement.orelse)
+        elif isinstance(statement, ast.Try):
+            blocks = [statement.body, *(h.body for h in statement.handlers), statement.orelse]
+            for block in blocks:
+                yield from _top_level_statements(block)
+
+
 def _walk_own_scope(body: list[ast.stmt]) -> Iterator[ast.AST]:
     """Every node of a function's body, without the bodies of the functions, lambdas and classes
     defined in it (their names are bindings of this scope; what they bind is theirs)."""
@@ -494,7 +766,7 @@ def _walk_own_scope(body: list[ast.stmt]) -> Iterator[ast.AST]:
 def _exception_names(node: ast.expr | None) -> list[str]:
     """`except (A, b.C)` -> ["A", "b.C", "C"]; a bare `except:` catches everything."""
     if node is None:
-        return ["BaseException", *SHIM_EXCEPTIONS]
+        return ["BaseException"]
     names = []
     for element in node.elts if isinstance(node, ast.Tuple) else [node]:
         parts = []
@@ -507,33 +779,85 @@ def _exception_names(node: ast.expr | None) -> list[str]:
     return names
 
 
-#: A version test whose name says its direction: `_TORCH_GREATER_EQUAL_2_4`,
-#: `is_torch_greater_or_equal_than_2_1`, `_TORCH_GE_2_5`, `is_torch_greater_or_equal("2.5")`;
-#: `less`/`_lt_` the other way.
-_NEWER_NAME = re.compile(r"greater|_ge_?\d", re.IGNORECASE)
-_OLDER_NAME = re.compile(r"less|_lt_?\d", re.IGNORECASE)
+#: A name that reads torch's version: `torch.__version__`, `is_torch_version(...)`,
+#: `_TORCH_GREATER_EQUAL_2_4`, `is_torch_greater_or_equal_than_2_1`, `TORCH_VERSION`, or a flag
+#: that names a release (`_PT_GE_2_1`, `is_less_than_2_9`). A name that merely contains "version"
+#: or "less" (`self.version`, `lossless`, `regardless`) is not one.
+_TORCH_VERSION_NAME = re.compile(
+    r"(?:torch|pytorch|\bpt|_pt)\w*?(?:version|greater|less|newer|older|_ge|_gt|_lt|_le|_eq)"
+    r"|(?:version|greater|less|newer|older)\w*torch"
+    r"|(?:greater|less|newer|older|_ge|_gt|_lt|_le)_?(?:than_|equal_|or_equal_|eq_|_)*v?\d+(?:_\d+)+$",
+    re.IGNORECASE,
+)
+_NEWER_NAME = re.compile(r"greater|newer|_ge(?:_|\d|$)|_gt(?:_|\d|$)|at_?least", re.IGNORECASE)
+_OLDER_NAME = re.compile(r"less|older|_lt(?:_|\d|$)|_le(?:_|\d|$)|before|below", re.IGNORECASE)
+#: Comparison operators as version helpers take them: `is_torch_version(">=", "2.1")`.
+_NEWER_OPERATORS = {">=": True, ">": True, "<": False, "<=": False}
+#: Calls that read a signature: `inspect.signature(f).parameters`, `getfullargspec(f).args`.
+_SIGNATURE_READERS = frozenset({"signature", "getfullargspec", "getargspec", "co_varnames", "__code__"})
+
+
+def _identifier(node: ast.AST) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def _reads_torch_version(node: ast.AST) -> bool:
+    """Whether an expression reads torch's version (by a name, or `torch.__version__`)."""
+    for child in ast.walk(node):
+        identifier = _identifier(child)
+        if identifier and _TORCH_VERSION_NAME.search(identifier):
+            return True
+        if identifier in {"__version__", "version"} and isinstance(child, ast.Attribute):
+            root = child.value
+            while isinstance(root, ast.Attribute | ast.Call):
+                root = root.value if isinstance(root, ast.Attribute) else root.func
+            if isinstance(root, ast.Name) and root.id == TORCH:
+                return True
+        if (
+            isinstance(child, ast.Call)
+            and "version" in _identifier(child.func).lower()
+            and any(isinstance(a, ast.Constant) and a.value == TORCH for a in child.args)
+        ):
+            return True  # compare_versions("torch", ">=", "2.0"), version("torch")
+    return False
 
 
 def _newer_branch(test: ast.expr) -> bool | None:
-    """For a test that is one version flag or call (possibly negated): True when its body runs on
-    the newer releases, False when its `else` does; None for any other test."""
+    """For a test of torch's version whose direction can be read (one flag or call whose name
+    says it, a call given ">=" or "<", or a comparison of the version with a bound; possibly
+    negated): True when its body runs on the newer releases, False when its `else` does; None
+    for any other test."""
     negated = False
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         negated, test = not negated, test.operand
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        operator = {ast.GtE: ">=", ast.Gt: ">", ast.Lt: "<", ast.LtE: "<="}.get(type(test.ops[0]))
+        left, right = _reads_torch_version(test.left), _reads_torch_version(test.comparators[0])
+        if operator is None or left == right:
+            return None
+        return (_NEWER_OPERATORS[operator] == left) != negated
+    if not _reads_torch_version(test):
+        return None
     if isinstance(test, ast.Call):
+        operators = [a.value for a in test.args if isinstance(a, ast.Constant) and a.value in _NEWER_OPERATORS]
+        if len(operators) == 1:
+            return _NEWER_OPERATORS[operators[0]] != negated
+        if operators:
+            return None
         test = test.func
-    identifier = test.id if isinstance(test, ast.Name) else test.attr if isinstance(test, ast.Attribute) else ""
+    identifier = _identifier(test)
     newer = bool(_NEWER_NAME.search(identifier))
-    if newer == bool(_OLDER_NAME.search(identifier)):
+    if not identifier or newer == bool(_OLDER_NAME.search(identifier)):
         return None  # neither direction, or both
     return newer != negated
 
 
 def _is_guard_test(test: ast.expr) -> bool:
+    """`hasattr(...)`, a signature check (`"x" in inspect.signature(f).parameters`) or any read of
+    torch's version: both branches are compatibility code."""
     for node in ast.walk(test):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr":
             return True
-        identifier = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
-        if identifier and _VERSION_NAME.search(identifier):
+        if _identifier(node) in _SIGNATURE_READERS:
             return True
-    return False
+    return _reads_torch_version(test)

@@ -17,11 +17,11 @@ export default [
   { basePath: "../.." },
   { ignores: ["docs/assets/vendor/**"] },
   {
-    files: ["docs/assets/atlas.js", "docs/assets/atlas-env.js", "tests/js/**/*.js"],
+    files: ["docs/assets/atlas.js", "docs/assets/atlas-env.js", "docs/assets/atlas-planner.js", "tests/js/**/*.js"],
     ...js.configs.recommended,
   },
   {
-    files: ["docs/assets/atlas.js", "docs/assets/atlas-env.js"],
+    files: ["docs/assets/atlas.js", "docs/assets/atlas-env.js", "docs/assets/atlas-planner.js"],
     languageOptions: { ecmaVersion: 2020, sourceType: "script", globals: { ...browser, module: "readonly" } },
   },
   {
@@ -29,7 +29,7 @@ export default [
     languageOptions: { ecmaVersion: 2022, sourceType: "commonjs", globals: node },
   },
   {
-    files: ["docs/assets/atlas.js", "docs/assets/atlas-env.js", "tests/js/**/*.js"],
+    files: ["docs/assets/atlas.js", "docs/assets/atlas-env.js", "docs/assets/atlas-planner.js", "tests/js/**/*.js"],
     rules: {
       eqeqeq: "error",
       "no-implicit-globals": "error",

@@ -17,12 +17,16 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "tests" / "fixtures" / "scan_sample" / "sample.tsv"
 EXCERPTS = SAMPLE.parent
+#: The licence each tree's PKG-INFO states (the excerpts keep it in their first line); Apache-2.0
+#: for the others.
+LICENCES = {"demucs-4.0.1": "MIT", "open_clip_torch-3.3.0": "MIT", "pytorch_ignite-0.5.2": "BSD-3-Clause"}
 #: The independent search for `use` entries: regular expressions over the source text (no AST,
 #: no import resolution) for what changed between 2.8 and 2.13.
 PATTERNS = [
@@ -111,19 +115,77 @@ class Measure:
         )
 
 
-def measure(entries: list[Entry], reported: set[tuple[str, int, str]]) -> Measure:
-    """`reported`: (path, line, item) of the scan's findings, paths relative to the tree."""
-    findings = [e for e in entries if e.kind == "finding" and (e.path, e.line, e.item) in reported]
-    uses = [e for e in entries if e.kind == "use"]
-    return Measure(
-        sum(e.verdict for e in findings),
-        len(findings),
-        sum((e.path, e.line, e.item) in reported for e in uses),
-        len(uses),
-    )
+def measure(
+    entries: list[Entry], reported: set[tuple[str, int, str]], later: dict[str, set[str]] | None = None
+) -> Measure:
+    """`reported`: (path, line, item) of the scan's findings, paths relative to the tree. `later`:
+    per item, the later steps of its lifecycle (lifecycle_successors): a place reported for one of
+    them stands for the earlier step too (the scanner names only the latest step at a place).
+    Uses judged false (a name the item no longer concerns) are kept in the file, not counted."""
+    later = later or {}
+
+    def found(entry: Entry) -> bool:
+        return any((entry.path, entry.line, item) in reported for item in {entry.item, *later.get(entry.item, ())})
+
+    findings = [e for e in entries if e.kind == "finding" and found(e)]
+    uses = [e for e in entries if e.kind == "use" and e.verdict]
+    return Measure(sum(e.verdict for e in findings), len(findings), sum(found(e) for e in uses), len(uses))
 
 
-def excerpt(source: str, lines: list[int]) -> tuple[str, dict[int, int]]:
+def lifecycle_successors(data: object) -> dict[str, set[str]]:
+    """Item -> the items that supersede it at a place where both are met (macros/tools/scan.py
+    `_supersedes`: a later item that follows it, removes its name, or retires the same name)."""
+    from macros.tools.scan import _supersedes, scan_data
+    from macros.tools.scan_visitor import Rule
+
+    rules = [Rule.of(symbol, item) for item in scan_data(data).items for symbol in item.symbols]
+    successors: dict[str, set[str]] = {}
+    by_name: dict[str, list[Rule]] = {}
+    for rule in rules:
+        by_name.setdefault(rule.name, []).append(rule)
+    for rule in rules:
+        for other in rules if rule.item.follows else ():
+            if _supersedes(rule, other):
+                successors.setdefault(other.item.id, set()).add(rule.item.id)
+        for other in by_name[rule.name]:
+            if _supersedes(rule, other):
+                successors.setdefault(other.item.id, set()).add(rule.item.id)
+    changed = True
+    while changed:  # a chain: 2.1 -> 2.2 -> 2.3
+        changed = False
+        for after in successors.values():
+            more = set().union(*(successors.get(a, set()) for a in after)) - after
+            if more:
+                after |= more
+                changed = True
+    return successors
+
+
+def star_imports(path: Path) -> Callable[[ast.ImportFrom], list[str]]:
+    """For `from .m import *` in the file at `path`: m's own top-level absolute imports, which that
+    line binds here too (the excerpt has no m beside it)."""
+
+    def read(node: ast.ImportFrom) -> list[str]:
+        folder = path.parent
+        for _ in range(node.level - 1):
+            folder = folder.parent
+        base = folder.joinpath(*node.module.split(".")) if node.module else folder
+        target = next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.is_file()), None)
+        if target is None:
+            return []
+        text = target.read_text(encoding="utf-8")
+        found = []
+        for statement in _top_level(ast.parse(text).body):
+            if isinstance(statement, ast.Import) or (isinstance(statement, ast.ImportFrom) and not statement.level):
+                found += [line.strip() for line in text.splitlines()[statement.lineno - 1 : statement.end_lineno]]
+        return found
+
+    return read
+
+
+def excerpt(
+    source: str, lines: list[int], stars: Callable[[ast.ImportFrom], list[str]] | None = None
+) -> tuple[str, dict[int, int]]:
     """The file's imports and the code around each of `lines` (the function, or top-level
     statement, that holds it; a block inside another chosen block is kept once, as part of it),
     and where each line lands in that text."""
@@ -133,6 +195,8 @@ def excerpt(source: str, lines: list[int]) -> tuple[str, dict[int, int]]:
     for statement in _top_level(module.body):
         if isinstance(statement, ast.Import | ast.ImportFrom):
             imports += [line.strip() for line in text[statement.lineno - 1 : statement.end_lineno]]
+            if stars and isinstance(statement, ast.ImportFrom) and statement.level and statement.names[0].name == "*":
+                imports += [f"{line}  # bound by this star import" for line in stars(statement)]
     spans = sorted({_span(_enclosing(module, line)) for line in lines})
     outer = [span for span in spans if not any(o != span and o[0] <= span[0] and span[1] <= o[1] for o in spans)]
     body: list[str] = list(imports)
@@ -163,6 +227,11 @@ def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
     return found
 
 
+#: A sampled line in a method keeps its whole class when the class is at most this long, so the
+#: excerpt holds what the scanner reads about `self.<attr>` (the dtype a parameter is made with).
+CLASS_LINES = 400
+
+
 def _enclosing(module: ast.Module, line: int) -> ast.stmt:
     best: ast.stmt | None = None
     for node in ast.walk(module):
@@ -171,6 +240,13 @@ def _enclosing(module: ast.Module, line: int) -> ast.stmt:
             if start <= line <= (node.end_lineno or 0) and (best is None or node.lineno > best.lineno):
                 best = node
     if best is not None:
+        for node in module.body:  # a method of a top-level class: the class, when it is short
+            if (
+                isinstance(node, ast.ClassDef)
+                and node.lineno <= best.lineno <= (node.end_lineno or 0)
+                and (node.end_lineno or 0) - node.lineno < CLASS_LINES
+            ):
+                return node
         return best
     return next(s for s in module.body if s.lineno <= line <= (s.end_lineno or 0))
 
@@ -185,14 +261,22 @@ def vendor(cache: Path) -> None:
         if target not in by_file:
             target.unlink()  # no entry left in that file
     for target, (entry, lines) in by_file.items():
-        source = (cache / entry.tree / entry.path).read_text(encoding="utf-8")
-        text, where = excerpt(source, sorted(lines))
+        path = cache / entry.tree / entry.path
+        text, where = excerpt(path.read_text(encoding="utf-8"), sorted(lines), star_imports(path))
         places = " ".join(f"{line}@{where[line] + 1}" for line in sorted(lines))
         origin = (
-            f"# {entry.tree} {entry.path} (Apache-2.0), imports and the code around the sampled lines; lines {places}\n"
+            f"# {entry.tree} {entry.path} ({LICENCES.get(entry.tree, 'Apache-2.0')}), imports and the code around the"
+            f" sampled lines; lines {places}\n"
         )
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(origin + text, encoding="utf-8")
+
+
+def excerpt_origin(path: Path) -> str:
+    """The sampled file's path in its tree, from the excerpt's first line (file names flatten `/`
+    to `__`, which `__init__.py` makes ambiguous)."""
+    with path.open(encoding="utf-8") as file:
+        return file.readline().split(" ")[2]
 
 
 def excerpt_lines(path: Path) -> dict[int, int]:

@@ -1,0 +1,343 @@
+"""The causes of false alarms and misses found on code bases the scanner was never tuned to
+(issue 45), one test each: the real release data, a few lines written as those code bases write
+them, and the (line, item) pairs the item's text says are affected.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from macros.query.catalog import Catalog, open_catalog
+from macros.tools.scan import scan
+from macros.tools.scan_output import as_text
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return open_catalog(ROOT / "data")
+
+
+def found(catalog: Catalog, folder: Path, code: str, start: str, end: str, name: str = "user.py") -> set:
+    (folder / name).write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    result = scan([folder / name], catalog, start, end, "https://example.org/")
+    assert result.skipped == []
+    return {(f.line, f.item_id) for f in result.findings}
+
+
+def lines(pairs: set, item: str) -> list[int]:
+    return sorted(line for line, item_id in pairs if item_id == item)
+
+
+def test_torch_jit_only_the_names_that_warn(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        from torch.jit import Final
+        if torch.jit.is_scripting():
+            pass
+        @torch.jit.ignore
+        def f(x): return x
+        @torch.jit.unused
+        def g(x): return x
+        m = torch.jit.script(model)
+        t = torch.jit.trace(model, x)
+        torch.jit.save(m, "m.pt")
+        torch.jit.load("m.pt")
+        torch.jit.trace_module(model, {"forward": x})
+        """,
+        "2.9",
+        "2.10",
+    )
+    assert lines(pairs, "torchscript-deprecated") == [9, 10, 11, 12, 13]
+
+
+def test_conditions_that_make_the_change_apply(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        import torch.nn.functional as F
+        from torch.utils.checkpoint import checkpoint, checkpoint_sequential
+        checkpoint(block, x, use_reentrant=False)
+        checkpoint(block, x)
+        checkpoint(block, x, use_reentrant=None)
+        checkpoint_sequential(fns, 2, x, False)
+        checkpoint_sequential(fns, 2, x)
+        torch.cross(a, b, dim=1)
+        torch.cross(a, b, 1)
+        torch.cross(a, b)
+        torch.compile(model, dynamic=False)
+        torch.compile(model)
+        torch.save(model.state_dict(), path)
+        torch.save({"model": model.state_dict(), "epoch": 3}, path)
+        torch.save(tensor, path)
+        F.scaled_dot_product_attention(q, k, v, attn_mask=None)
+        F.scaled_dot_product_attention(q, k, v, None, 0.1)
+        F.scaled_dot_product_attention(q, k, v, mask)
+        F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        """,
+        "1.13",
+        "2.5",
+    )
+    assert lines(pairs, "checkpoint-use-reentrant-required-warning") == [5, 6, 8]
+    assert lines(pairs, "checkpoint-use-reentrant-warning") == []  # the later step of the same call
+    assert lines(pairs, "torch-cross-default-dim-deprecated") == [11]
+    assert lines(pairs, "torch-compile-dynamic-default-none") == [13]
+    assert lines(pairs, "tensor-attributes-serialized") == []  # which tensors carry attributes is not visible
+    assert lines(pairs, "sdpa-fully-masked-rows-zero") == [19, 20]
+
+
+def test_a_keyword_given_a_variable_bound_only_to_none_is_left_out(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch.nn.functional as F
+        def attend(q, k, v, causal):
+            mask = None
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal)
+        def attend_masked(q, k, v, lengths):
+            mask = None
+            if lengths is not None:
+                mask = make_mask(lengths)
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        """,
+        "2.4",
+        "2.5",
+    )
+    assert lines(pairs, "sdpa-fully-masked-rows-zero") == [9]
+
+
+def test_arguments_by_position_read_from_the_signature(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        from torch.optim.lr_scheduler import LambdaLR, StepLR, LRScheduler
+        LambdaLR(opt, fn, last_epoch)
+        LambdaLR(opt, fn)
+        StepLR(opt, 30, 0.1, start)
+        StepLR(opt, 30, 0.1)
+        class Warmup(LRScheduler):
+            def __init__(self, optimizer, warmup, last_epoch=-1):
+                super().__init__(optimizer, last_epoch)
+        class Plain(LRScheduler):
+            def __init__(self, optimizer):
+                super().__init__(optimizer)
+        """,
+        "2.7",
+        "2.8",
+    )
+    assert lines(pairs, "lr-scheduler-resume-step-fix") == [2, 4, 8]
+
+
+def test_more_spellings_of_a_name(catalog: Catalog, tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "common.py").write_text(
+        "import torch\nfrom torch.jit import script\n__all__ = ['torch', 'script']\n", encoding="utf-8"
+    )
+    pairs = found(
+        catalog,
+        tmp_path / "pkg",
+        """
+        from torch.distributed.fsdp.fully_sharded_data_parallel import FullyShardedDataParallel as FSDP
+        from torch.utils.data import Sampler
+        from .common import *
+        with FSDP.state_dict_type(model, kind):
+            pass
+        class Lengths(Sampler[int]):
+            def __init__(self, data):
+                super().__init__(data)
+        script(model)
+        c = a.cross(b)
+        d = a.cross(b, dim=-1)
+        torch.jit.trace(model, x)
+        """,
+        "2.1",
+        "2.10",
+        name="user.py",
+    )
+    assert lines(pairs, "fsdp-state-dict-type-deprecated") == [4]
+    assert lines(pairs, "sampler-data-source-removed") == [8]
+    assert lines(pairs, "torchscript-deprecated") == [9, 12]
+    assert lines(pairs, "torch-cross-default-dim-deprecated") == [10]
+
+
+def test_literal_kwargs_dicts_are_followed(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        from torch.utils.checkpoint import checkpoint
+        def run(block, x):
+            options = {"use_reentrant": False}
+            return checkpoint(block, x, **options)
+        def run_default(block, x):
+            options = dict(preserve_rng_state=True)
+            return checkpoint(block, x, **options)
+        def run_inline(block, x):
+            return checkpoint(block, x, **{"use_reentrant": True})
+        def run_changed(block, x, extra):
+            options = {}
+            options.update(extra)
+            return checkpoint(block, x, **options)
+        """,
+        "2.2",
+        "2.3",
+    )
+    # A literal without the keyword relies on the default; one changed after it may hold anything.
+    assert lines(pairs, "checkpoint-use-reentrant-required-warning") == [7, 13]
+
+
+def test_compatibility_code_is_not_reported(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import inspect
+        import torch
+        try:
+            from torch.amp import GradScaler
+        except ImportError:
+            from torch.cuda.amp import GradScaler
+        scaler = GradScaler()
+        if is_torch_version(">=", "2.4.0"):
+            from torch.amp import GradScaler as Scaler
+        else:
+            from torch.cuda.amp import GradScaler as Scaler
+        other: Scaler = Scaler()
+        try:
+            out = torch.utils.checkpoint.checkpoint(f, x, use_reentrant=False)
+        except TypeError:
+            out = torch.utils.checkpoint.checkpoint(f, x)
+        parameters = inspect.signature(torch.hub.load_state_dict_from_url).parameters
+        if "use_reentrant" in inspect.signature(torch.utils.checkpoint.checkpoint).parameters:
+            out = torch.utils.checkpoint.checkpoint(f, x, use_reentrant=False)
+        else:
+            out = torch.utils.checkpoint.checkpoint(f, x)
+        """,
+        "2.2",
+        "2.11",
+    )
+    assert pairs == set()
+
+
+def test_version_guards_hide_only_the_branch_for_older_releases(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        from packaging import version
+        if is_torch_version(">=", "2.4"):
+            torch.load(path)
+        else:
+            torch.load(path)
+        if version.parse(torch.__version__) < version.parse("2.4"):
+            torch.load(path)
+        else:
+            torch.load(path)
+        if self.version == 2:
+            torch.load(path)
+        if lossless:
+            torch.load(path)
+        try:
+            torch.load(path)
+        except:
+            pass
+        try:
+            import torch.cuda.amp as old_amp
+        except Exception:
+            old_amp = None
+        """,
+        "2.5",
+        "2.6",
+    )
+    assert lines(pairs, "torch-load-weights-only-default") == [4, 10, 12, 14, 16]
+
+
+def test_one_finding_per_call_for_a_lifecycle(catalog: Catalog, tmp_path: Path) -> None:
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        torch.export.export_for_training(model, args)
+        """,
+        "2.8",
+        "2.11",
+    )
+    assert pairs == {(2, "export-for-training-removed")}
+
+
+def test_messages_carry_the_action_and_link_without_provenance(catalog: Catalog, tmp_path: Path) -> None:
+    (tmp_path / "user.py").write_text(
+        "import torch\ntorch.onnx.export(m, a, 'f.onnx')\ntorch.onnx.export(m, a, 'g.onnx')\n", encoding="utf-8"
+    )
+    result = scan([tmp_path], catalog, "2.8", "2.9", "https://example.org/")
+    text = as_text(result.findings)
+    assert "our inference" not in text and "read in the wheel" not in text
+    findings, summary = text.split("\n\n")
+    dynamo = [line for line in findings.splitlines() if " onnx-dynamo-default " in line]
+    assert dynamo[0].startswith(f"{tmp_path}/user.py:2:1: onnx-dynamo-default ")
+    assert "pass fallback=True." in dynamo[0]
+    assert dynamo[0].endswith("(https://example.org/releases/2.9.html#onnx-dynamo-default)")
+    assert summary.splitlines()[0] == "4 findings of 2 changes in 1 file:"
+    assert "\n  2.9 onnx-dynamo-default: 2 places — " in summary
+
+
+def test_trunc_normal_of_a_parameter_the_class_makes_in_the_default_dtype(catalog: Catalog, tmp_path: Path) -> None:
+    """2.12 changes low-precision trunc_normal_; a parameter made by torch.zeros without dtype= is
+    float32 (the default dtype), wherever in the class it is initialized."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self, n, wide):
+                self.pos: nn.Parameter | None = None
+                self.pos = nn.Parameter(torch.zeros(1, n))
+                if wide:
+                    self.cls = nn.Parameter(torch.zeros(1, 2 * n))
+                else:
+                    self.cls = nn.Parameter(torch.zeros(1, n))
+                self.half = nn.Parameter(torch.zeros(1, n, dtype=torch.bfloat16))
+                self.other = nn.Parameter(make(n))
+                nn.init.trunc_normal_(self.pos, std=0.02)
+            def init_weights(self, m):
+                nn.init.trunc_normal_(self.cls, std=0.02)
+                nn.init.trunc_normal_(self.half, std=0.02)
+                nn.init.trunc_normal_(self.other, std=0.02)
+                nn.init.trunc_normal_(m.weight, std=0.02)
+        """,
+        "2.11",
+        "2.12",
+    )
+    assert lines(pairs, "cpu-low-precision-sampling-changed") == [16, 17, 18]
+
+
+def test_actions_name_no_sources_of_the_site(catalog: Catalog) -> None:
+    """What the scanner prints is what to do: the site's notes on how it knows (our inference,
+    read in the wheel, what the notes' table says) stay on the release pages."""
+    from macros.tools.scan import scan_data
+
+    actions = {item.id: item.action for item in scan_data(catalog).items}
+    for phrase in (
+        "our inference",
+        "our reading",
+        "our suggestion",
+        "read in the wheel",
+        "the wheel shows",
+        "not verified",
+    ):
+        assert not [item for item, action in actions.items() if phrase in action.lower()], phrase
+    assert actions["device-specific-amp-deprecated"].endswith("take the device as an argument.")
