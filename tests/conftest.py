@@ -27,6 +27,12 @@ from filelock import FileLock
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_DATA = ROOT / "tests" / "fixtures" / "data"
 
+# The browser fixtures (tests/browser/browserkit.py: one chromium per worker, the served sites) are
+# registered once, here, for every test module: a fixture imported into two modules would be two
+# fixtures, and a second Playwright started while the first runs fails.
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+pytest_plugins = ["browserkit"]
+
 
 @dataclass
 class Build:

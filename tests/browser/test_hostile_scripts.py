@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from browserkit import Watch, browser, context  # noqa: F401 (fixtures)
+from browserkit import Watch
 from chromium import serve_directory
 from conftest import shared_build
 from test_hostile_site import HOSTILE_ALIAS, hostile_project

@@ -9,16 +9,7 @@ import statistics
 from collections import Counter
 
 import pytest
-from browserkit import (  # noqa: F401 (fixtures)
-    AXE,
-    Watch,
-    browser,
-    context,
-    offline_site,
-    screenshot,
-    serve_url,
-    site_url,
-)
+from browserkit import AXE, Watch, screenshot
 from conftest import ROOT
 from corpuskit import CORPUS, TARGET, expected_answer, guide_for, judge, paste, read_page
 from weight import format_report, measure, over_budget
