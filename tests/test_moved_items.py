@@ -27,7 +27,7 @@ def test_the_old_release_page_keeps_the_anchor_and_says_where_it_went(real_site:
     assert "shipped in another release" in note.find(class_="admonition-title").get_text()
     links = [a["href"] for a in note.find_all("a") if MOVED in a.get("href", "")]
     assert links == [f"2.6.html#{MOVED}"]
-    assert "now under 2.6" in " ".join(note.get_text().split())
+    assert "Now under 2.6:" in " ".join(note.get_text().split())
     # Its item lives on the 2.6 page, as an item.
     item = real_site.html("releases/2.6.html").find(id=MOVED)
     assert item is not None and item.name != "span"
