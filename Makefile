@@ -82,11 +82,15 @@ system: ## Install what the tests need from Debian when missing: chromium (brows
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# pytest-xdist: one worker per core (TEST_WORKERS=0: one process, no workers); tests that share a build or
+# a server carry an xdist_group mark and run on one worker (--dist loadgroup).
+TEST_WORKERS ?= auto
+
 .PHONY: test
-test: system $(STAMP) $(NODE_STAMP) ## Run the whole test suite (lint, data, unit, site build, browser)
+test: system $(STAMP) $(NODE_STAMP) ## Run the whole test suite (lint, data, unit, site build, browser) on every core
 	$(BIN)/ruff check macros tests
 	$(BIN)/ruff format --check macros tests
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 .PHONY: weight
 weight: $(STAMP) ## Per page type: HTML size and first-visit bytes in chromium, against the budgets

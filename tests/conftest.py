@@ -1,23 +1,37 @@
 """Shared fixtures: the tiny made-up dataset, and site builds in temporary folders.
 
 Site builds run `mkdocs build --strict` in a subprocess, exactly as a contributor would, on a
-copy of the project whose data/ may be swapped for a test dataset. Builds are cached per session.
+copy of the project whose data/ may be swapped for a test dataset.
+
+The sites many tests read (the real data, the made-up data, the offline flavour) are built once
+per test run and shared: under pytest-xdist (`make test` runs one worker per core) the first
+worker that needs one builds it into the run's temporary folder while holding a file lock; the
+others wait on the lock and read the same files.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_DATA = ROOT / "tests" / "fixtures" / "data"
+
+# The browser fixtures (tests/browser/browserkit.py: one chromium per worker, the served sites) are
+# registered once, here, for every test module: a fixture imported into two modules would be two
+# fixtures, and a second Playwright started while the first runs fails.
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+pytest_plugins = ["browserkit"]
 
 
 @dataclass
@@ -58,9 +72,43 @@ def run_build(project: Path, extra_env: dict[str, str] | None = None, config: st
     return Build(project, site, result.returncode, result.stdout + result.stderr)
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of the whole run: under pytest-xdist each worker's own folder sits in
+    it (…/pytest-N/popen-gw0), without xdist it is the session's folder."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def shared_build(
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+    make_project: Callable[[Path], Path],
+    extra_env: dict[str, str] | None = None,
+) -> Build:
+    """`run_build` of the project `make_project(folder)` writes, once per test run whatever the
+    number of workers: the first caller builds (holding `name`.lock), the others wait and read the
+    same site and output."""
+    folder = run_folder(tmp_path_factory) / f"shared-{name}"
+    result = folder / "build.json"
+    with FileLock(f"{folder}.lock"):
+        if not result.exists():
+            folder.mkdir()
+            build = run_build(make_project(folder), extra_env)
+            record = {"project": str(build.project), "returncode": build.returncode, "output": build.output}
+            result.write_text(json.dumps(record), encoding="utf-8")
+    saved = json.loads(result.read_text(encoding="utf-8"))
+    project = Path(saved["project"])
+    return Build(project, project / "site", saved["returncode"], saved["output"])
+
+
+def project_with(data: Path) -> Callable[[Path], Path]:
+    """A `make_project` for `shared_build`: a copy of the project with `data` as its data/."""
+    return lambda folder: copy_project(folder, data)
+
+
 @pytest.fixture(scope="session")
 def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    build = run_build(copy_project(tmp_path_factory.mktemp("fixture"), FIXTURE_DATA))
+    build = shared_build(tmp_path_factory, "fixture", project_with(FIXTURE_DATA))
     assert build.returncode == 0, build.output
     return build
 
@@ -72,6 +120,14 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
     prebuilt = os.environ.get("ATLAS_SITE")
     if prebuilt:
         return Build(ROOT, Path(prebuilt).resolve(), 0, "")
-    build = run_build(copy_project(tmp_path_factory.mktemp("real"), ROOT / "data"))
+    build = shared_build(tmp_path_factory, "real", project_with(ROOT / "data"))
+    assert build.returncode == 0, build.output
+    return build
+
+
+@pytest.fixture(scope="session")
+def offline_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The documented offline flavour (`ATLAS_OFFLINE=true`), meant to be opened from file://."""
+    build = shared_build(tmp_path_factory, "offline", project_with(ROOT / "data"), {"ATLAS_OFFLINE": "true"})
     assert build.returncode == 0, build.output
     return build

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import FIXTURE_DATA, Build, copy_project, run_build
+from conftest import FIXTURE_DATA, Build, copy_project, shared_build
 
 EDITS: dict[str, list[tuple[str, str]]] = {
     "releases/9.2.yaml": [
@@ -84,9 +84,9 @@ def hostile_project(tmp: Path) -> Path:
     return project
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    build = run_build(hostile_project(tmp_path_factory.mktemp("hostile")))
+    build = shared_build(tmp_path_factory, "hostile", hostile_project)
     assert build.returncode == 0, build.output
     return build
 

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, Build, copy_project, run_build
+from conftest import ROOT, Build
 
 VNU = ROOT / "tests" / "browser" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
@@ -42,15 +42,8 @@ def test_every_page_of_the_site_is_valid_html(real_site: Build) -> None:
     assert errors == [], "\n".join(errors[:40])
 
 
-@pytest.fixture(scope="module")
-def offline(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    build = run_build(copy_project(tmp_path_factory.mktemp("offline"), ROOT / "data"), {"ATLAS_OFFLINE": "true"})
-    assert build.returncode == 0, build.output
-    return build
-
-
-def test_every_page_of_the_offline_flavour_is_valid_html(offline: Build) -> None:
-    errors = nu_errors(offline.site)
+def test_every_page_of_the_offline_flavour_is_valid_html(offline_build: Build) -> None:
+    errors = nu_errors(offline_build.site)
     assert errors == [], "\n".join(errors[:40])
 
 
@@ -58,7 +51,7 @@ def shim_scripts(site: Build) -> list[str]:
     return [s["src"] for s in site.html("index.html").find_all("script", src=True) if "iframe-worker" in s["src"]]
 
 
-def test_only_the_offline_flavour_loads_the_file_search_shim(real_site: Build, offline: Build) -> None:
+def test_only_the_offline_flavour_loads_the_file_search_shim(real_site: Build, offline_build: Build) -> None:
     # The shim lets search run from file://; on served pages it only blocked rendering.
     assert shim_scripts(real_site) == []
-    assert [src.rsplit("/", 1)[-1] for src in shim_scripts(offline)] == ["shim.js"]
+    assert [src.rsplit("/", 1)[-1] for src in shim_scripts(offline_build)] == ["shim.js"]

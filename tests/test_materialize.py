@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 from bs4 import BeautifulSoup
-from conftest import FIXTURE_DATA, ROOT, Build, copy_project, run_build
+from conftest import FIXTURE_DATA, ROOT, Build, copy_project, shared_build
 
 from macros.__main__ import main
 from macros.query.catalog import open_catalog
@@ -23,11 +23,15 @@ def published(site: Path) -> set[str]:
     return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.suffix in {".html", ".json", ".xml"}}
 
 
-@pytest.fixture(scope="module")
-def materialized(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    out = tmp_path_factory.mktemp("materialized") / "out"
+def materialize(folder: Path) -> Path:
+    out = folder / "out"
     assert main(["materialize", str(out), "--data", str(ROOT / "data")]) == 0
-    build = run_build(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def materialized(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    build = shared_build(tmp_path_factory, "materialized", materialize)
     assert build.returncode == 0, build.output
     return build
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import markdown
+import pytest
 import yaml
 from bs4 import BeautifulSoup
 from conftest import ROOT
@@ -104,29 +104,36 @@ def edited(action: str, path: tuple, value: Any) -> str:
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
 
 
-def check(text: str) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        data = Path(tmp) / "data"
-        shutil.copytree(ROOT / "data", data)
-        (data / "releases" / f"{VERSION}.yaml").write_text(text, encoding="utf-8")
-        try:
-            catalog = open_catalog(data)
-        except DataError as error:
-            for problem in error.problems:
-                line = str(problem).replace(str(data), "data")
-                assert PROBLEM.match(line), line
-            return
-        if VERSION not in {release.version for release in catalog.releases}:
-            return
-        page = render_release_page(catalog, VERSION)
-        html = put_back(markdown.markdown(page.markdown, extensions=SITE_EXTENSIONS), page.finished_html)
-        soup = BeautifulSoup(html, "html.parser")
-        for tag in soup.find_all(True):
-            assert tag.name not in ACTIVE, str(tag)[:200]
-            for name, value in tag.attrs.items():
-                assert not name.lower().startswith("on"), str(tag)[:200]
-                text_value = " ".join(value) if isinstance(value, list) else str(value)
-                assert not text_value.strip().lower().startswith(("javascript:", "data:", "vbscript:")), str(tag)[:200]
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the real data for every example: each writes its own release file into it."""
+    copy = tmp_path_factory.mktemp("property") / "data"
+    shutil.copytree(ROOT / "data", copy)
+    return copy
+
+
+def check(data: Path, text: str) -> None:
+    # The loader knows each file by its content: the unchanged files are parsed once for all the
+    # examples, the release file whenever its text changes (as `mkdocs serve` rereads a save).
+    (data / "releases" / f"{VERSION}.yaml").write_text(text, encoding="utf-8")
+    try:
+        catalog = open_catalog(data)
+    except DataError as error:
+        for problem in error.problems:
+            line = str(problem).replace(str(data), "data")
+            assert PROBLEM.match(line), line
+        return
+    if VERSION not in {release.version for release in catalog.releases}:
+        return
+    page = render_release_page(catalog, VERSION)
+    html = put_back(markdown.markdown(page.markdown, extensions=SITE_EXTENSIONS), page.finished_html)
+    soup = BeautifulSoup(html, "html.parser")
+    for tag in soup.find_all(True):
+        assert tag.name not in ACTIVE, str(tag)[:200]
+        for name, value in tag.attrs.items():
+            assert not name.lower().startswith("on"), str(tag)[:200]
+            text_value = " ".join(value) if isinstance(value, list) else str(value)
+            assert not text_value.strip().lower().startswith(("javascript:", "data:", "vbscript:")), str(tag)[:200]
 
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
@@ -134,12 +141,14 @@ SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 
 @SETTINGS
 @given(action=st.sampled_from(["text", "other", "drop"]), path=st.sampled_from(PATHS), text=TEXT, other=OTHER_VALUES)
-def test_edited_values_give_a_clean_error_or_a_clean_page(action: str, path: tuple, text: str, other: Any) -> None:
-    check(edited(action, path, text if action == "text" else other))
+def test_edited_values_give_a_clean_error_or_a_clean_page(
+    data: Path, action: str, path: tuple, text: str, other: Any
+) -> None:
+    check(data, edited(action, path, text if action == "text" else other))
 
 
 @SETTINGS
 @given(position=st.integers(min_value=0, max_value=len(RELEASE.read_text(encoding="utf-8"))), junk=TEXT)
-def test_raw_yaml_edits_give_a_clean_error_or_a_clean_page(position: int, junk: str) -> None:
+def test_raw_yaml_edits_give_a_clean_error_or_a_clean_page(data: Path, position: int, junk: str) -> None:
     text = RELEASE.read_text(encoding="utf-8")
-    check(text[:position] + junk + text[position:])
+    check(data, text[:position] + junk + text[position:])

@@ -35,7 +35,7 @@ from macros.dataset.problems import Problem, format_path
 from macros.dataset.vocabulary import DEPRECATION, REJECTED, REMOVAL, ROCM, TIERS, TORCH
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # known by identity: the query stage keeps a catalog per Dataset
 class Dataset:
     sources: Loaded[SourceRegistry]
     releases: list[Loaded[Release]]

@@ -17,8 +17,9 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from macros.dataset.model import PypiSnapshot, WheelFile, three_part
+from macros.dataset.read import ECOSYSTEM_SNAPSHOT, PYPI_SNAPSHOT
 from macros.dataset.vocabulary import COMPANIONS, TORCH
-from macros.query.catalog import ECOSYSTEM_SNAPSHOT, PYPI_SNAPSHOT, Catalog
+from macros.query.catalog import Catalog
 
 INDEX = "https://pypi.org/simple/"
 ACCEPT = "application/vnd.pypi.simple.v1+json"

@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 
 import pytest
 from chromium import ChromiumMissing, launch, serve_directory
-from conftest import copy_project, run_build
+from conftest import copy_project
 from servekit import ServeFailed, mkdocs_serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,11 +40,9 @@ def serve_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def offline_site(offline_build) -> Path:
     """The documented offline flavour (`ATLAS_OFFLINE=true`), meant to be opened from file://."""
-    build = run_build(copy_project(tmp_path_factory.mktemp("offline"), ROOT / "data"), {"ATLAS_OFFLINE": "true"})
-    assert build.returncode == 0, build.output
-    return build.site
+    return offline_build.site
 
 
 @pytest.fixture(scope="session")

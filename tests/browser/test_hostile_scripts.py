@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from browserkit import Watch, browser, context  # noqa: F401 (fixtures)
+from browserkit import Watch
 from chromium import serve_directory
-from conftest import run_build
+from conftest import shared_build
 from test_hostile_site import HOSTILE_ALIAS, hostile_project
 
 pytestmark = pytest.mark.browser
@@ -25,7 +25,7 @@ PASTE_GPU = "GPU 0: NVIDIA H100 80GB HBM3\n"
 
 @pytest.fixture(scope="module")
 def hostile_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    build = run_build(hostile_project(tmp_path_factory.mktemp("hostile-browser")))
+    build = shared_build(tmp_path_factory, "hostile", hostile_project)
     assert build.returncode == 0, build.output
     with serve_directory(build.site) as url:
         yield url

@@ -12,16 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from browserkit import (  # noqa: F401 (fixtures)
-    AXE,
-    Watch,
-    browser,
-    context,
-    offline_site,
-    screenshot,
-    serve_url,
-    site_url,
-)
+from browserkit import AXE, Watch, screenshot
 from conftest import ROOT
 from corpuskit import CORPUS, TARGET, expected_answer, guide_for, judge, paste, read_page
 from weight import format_report, measure, over_budget
@@ -286,6 +277,8 @@ def test_dark_mode_is_kept_across_pages(context, site_url) -> None:
     assert page.get_attribute("body", "data-md-color-scheme") == "slate"
 
 
+# One worker runs them all: `serve_url` starts one `mkdocs serve` (a whole build) per worker.
+@pytest.mark.xdist_group("mkdocs-serve")
 @pytest.mark.parametrize("name", PAGES)
 def test_page_loads_under_mkdocs_serve(context, serve_url, name) -> None:
     page, watch = open_page(context, serve_url + PAGES[name])  # `load`: live reload long-polls
