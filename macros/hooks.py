@@ -14,7 +14,8 @@ Runs in every `mkdocs build` and `mkdocs serve` rebuild, and only connects MkDoc
   `mkdocs serve --dirty` (`make serve`), it also tells MkDocs which pages changed
   (`incremental.py`); `on_env`, `on_post_page`, `on_post_build` and `on_build_error` restore the
   skipped pages, keep what the next rebuild needs, merge the search index, or forget it all.
-  `on_post_build` also gives each search entry its ranking boost (`render/search_rank.py`).
+  `on_post_build` also gives each search entry its ranking boost and trims what nobody searches
+  for (`render/search_rank.py`).
   The cycle collector is paused from `on_config` to here, and what the build keeps is then frozen
   (`gc.freeze`) until `on_post_build` or `on_build_error`.
 - `on_page_content`: puts that finished HTML back, first, so that plugins see each page whole.
@@ -60,7 +61,7 @@ from macros.query.catalog import Catalog, open_catalog  # noqa: E402
 from macros.query.site import not_in_nav  # noqa: E402
 from macros.render.markdown import Rendered, put_back  # noqa: E402
 from macros.render.pages import PAGE_MACROS, GeneratedPage, footer_facts, generated_pages, machine_files, nav  # noqa: E402
-from macros.render.search_rank import rank_entries  # noqa: E402
+from macros.render.search_rank import rank_entries, trim_entries  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.atlas")
 # mkdocs-macros announces at INFO, on every build, where it found our module: noise in `make serve`.
@@ -383,6 +384,7 @@ def _rank_search_entries(config: MkDocsConfig) -> None:
         return
     catalog: Catalog = config.extra["atlas_catalog"]
     kind_of = {item_id: item.kind for item_id, (_, item) in catalog.items.items()}
+    trim_entries(index.entries)
     rank_entries(index.entries, index.config["separator"], kind_of)
 
 

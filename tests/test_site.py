@@ -164,6 +164,20 @@ def test_search_indexes_each_item_once_at_its_permanent_home(real_site: Build) -
     assert any(doc["location"] == "releases/2.10.html#torchscript-deprecated" for doc in index["docs"])
 
 
+def test_search_leaves_out_sources_citation_marks_and_pull_request_lines(real_site: Build) -> None:
+    """The index every first visit downloads holds what readers search for: an item's words, not
+    its citation marks, its pull-request numbers or the long source lists."""
+    import json
+
+    index = json.loads((real_site.site / "search" / "search_index.json").read_text())
+    docs = {doc["location"]: doc for doc in index["docs"]}
+    sources = [doc for location, doc in docs.items() if location.endswith("#sources")]
+    assert sources and all(doc["text"] == "" and doc["title"] for doc in sources)
+    item = docs["releases/2.14.html#stream-comparison-semantics"]["text"]
+    assert "stream != None" in item and "What to do:" in item
+    assert "Pull requests" not in item and "<sup>" not in item and "192523" not in item
+
+
 def test_search_entries_rank_short_own_titles_and_changes_to_act_on_higher(real_site: Build) -> None:
     """Every entry carries a boost (lunr multiplies its score by it): the shorter its title, the
     higher, and a change the reader must act on outweighs a note with as long a title."""

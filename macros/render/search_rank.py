@@ -14,6 +14,12 @@ gets here what the title field lacks:
   getting CUDA 13.0 before the cuDNN and NCCL versions of the CUDA 13 wheels.
 
 Pure: entries in, entries out (the hook hands over the search plugin's entries before it writes).
+
+`trim_entries` also keeps out of the index what nobody searches for but every first visit would
+download (the index is fetched on every page load; at 800 items it was 305 KB compressed, over
+half of a guide's first visit): the text of the "Sources" sections (the registry and each page's
+list: a source is read on the page, its title links there), the citation marks `[1]` and the
+lines listing pull request numbers. Titles stay, so a section is still found by its heading.
 """
 
 from __future__ import annotations
@@ -32,6 +38,21 @@ B = 0.75
 ACTION_WEIGHT = 1.5
 
 _TAG = re.compile(r"<[^>]+>")
+#: The anchor of the sources section of every page that cites (macros/dataset/checks.py reserves it).
+SOURCES_ANCHOR = "sources"
+#: A citation mark as the pages write it (`<sup>[1]</sup>`, with its links) and a pull-request line.
+_CITATION = re.compile(r"\s*<sup>(?:(?!</sup>).)*\[\d+\](?:(?!</sup>).)*</sup>", re.S)
+_PR_LINE = re.compile(r"<p>Pull requests?: (?:(?!</p>).)*</p>", re.S)
+
+
+def trim_entries(entries: Iterable[MutableMapping[str, Any]]) -> None:
+    """Drop from each entry's text what no reader searches for (see the module's docstring)."""
+    for entry in entries:
+        if str(entry.get("location", "")).partition("#")[2] == SOURCES_ANCHOR:
+            entry["text"] = ""
+            continue
+        text = str(entry.get("text", ""))
+        entry["text"] = _PR_LINE.sub("", _CITATION.sub("", text))
 
 
 def title_length(title: str, separator: re.Pattern[str]) -> int:
