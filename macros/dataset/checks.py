@@ -110,7 +110,7 @@ RESERVED_ANCHORS = frozenset(
         *("silent-changes", "before-you-upgrade", "check-first", "checklist", "install-changes", "plan-for"),
         *("platform-delta", "deprecations-completed", "deprecations-as-errors", "scan", "your-setup"),
         *("upgrade-picker", "lc-chart-title", "lc-chart-desc", "cadence-title", "cadence-desc"),
-        *("answer", "other-changes", "upgrading", "atlas-env-read", "atlas-facts"),
+        *("answer", "other-changes", "upgrading", "atlas-env-read", "atlas-facts", "your-packages"),
     }
 )
 #: Prefixes of the anchors the pages make from data: src-<source>, area-<area>, install-<variant>,
