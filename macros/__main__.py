@@ -37,6 +37,7 @@ Only this module and the edges write files or print.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
@@ -467,5 +468,15 @@ def _permalinks(site: Path, update: bool) -> int:
     return 0
 
 
+def _entry() -> int:
+    """`python -m macros`: a reader that goes away early (`| head`) ends the command quietly."""
+    try:
+        return main()
+    except BrokenPipeError:
+        # Point stdout at nothing, so that Python's own flush at exit cannot print a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_entry())

@@ -20,3 +20,26 @@ def test_help_lists_every_command_including_scan_and_ledger() -> None:
     choices = set(re.findall(r'"(\w+)"', re.search(r"choices=\[([^\]]*)\]", source).group(1)))
     assert {"scan", "ledger"} <= dispatched
     assert dispatched | choices <= listed, f"--help leaves out {sorted((dispatched | choices) - listed)}"
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    """`python -m macros coverage | head -1`: the pipe closes after one line; the command ends
+    quietly instead of printing a BrokenPipeError traceback. The pipe holds one page only (Linux's
+    F_SETPIPE_SZ), so the report cannot fit in it before the reader goes away."""
+    import fcntl
+    import os
+
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, 1031, 4096)  # F_SETPIPE_SZ
+    command = subprocess.Popen(
+        [sys.executable, "-m", "macros", "coverage"], cwd=ROOT, stdout=write_end, stderr=subprocess.PIPE
+    )
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as reader:
+        first = reader.readline()
+    assert command.stderr is not None
+    errors = command.stderr.read().decode()
+    command.stderr.close()
+    command.wait(timeout=120)
+    assert first.startswith(b"release")
+    assert "Traceback" not in errors and "BrokenPipeError" not in errors, errors
