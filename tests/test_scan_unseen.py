@@ -341,3 +341,43 @@ def test_actions_name_no_sources_of_the_site(catalog: Catalog) -> None:
     ):
         assert not [item for item, action in actions.items() if phrase in action.lower()], phrase
     assert actions["device-specific-amp-deprecated"].endswith("take the device as an argument.")
+
+
+def test_distributed_nn_collectives_only_in_compiled_code(catalog: Catalog, tmp_path: Path) -> None:
+    """The 2.12 error is raised only under torch.compile: an eager loss aggregation (accelerate's
+    sequence-parallel test script, open_clip's ClipLoss) is not a use; a decorated function, one
+    the module passes to torch.compile, a function nested in it and a module's forward are."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        import torch.distributed.nn
+        from torch import compile as compile_fn
+        def eager_step(loss, group):
+            return torch.distributed.nn.functional.all_gather(loss, group=group)
+        @torch.compile
+        def decorated(x):
+            return torch.distributed.nn.all_reduce(x)
+        @torch.compile(fullgraph=True)
+        def decorated_with_options(x):
+            def inner(y):
+                return torch.distributed.nn.all_gather(y)
+            return inner(x)
+        def passed(x):
+            return torch.distributed.nn.broadcast(x, 0)
+        step = compile_fn(passed)
+        class Gather(torch.nn.Module):
+            def forward(self, x):
+                return torch.distributed.nn.all_gather(x)
+            def helper(self, x):
+                return torch.distributed.nn.all_gather(x)
+            def step(self, x):
+                return torch.distributed.nn.all_gather(x)
+        compiled = torch.compile(Gather().step)
+        torch.distributed.nn.all_gather(t)
+        """,
+        "2.11",
+        "2.12",
+    )
+    assert lines(pairs, "distributed-nn-functional-compile-error") == [8, 12, 15, 19, 23]

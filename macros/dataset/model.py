@@ -532,8 +532,8 @@ QualifiedName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_
 class SymbolUse(Record):
     """A use of a name that matters only under a condition: a keyword argument passed (with a
     value, or any), a keyword left out (a changed default), an argument passed by position, a call
-    whose error is caught, a class decorated, or any use but an import, a type check or an
-    annotation (the name stays; what it does changed)."""
+    whose error is caught, a class decorated, a use in compiled code, or any use but an import, a
+    type check or an annotation (the name stays; what it does changed)."""
 
     name: QualifiedName
     keyword: Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] | None = Field(
@@ -576,6 +576,14 @@ class SymbolUse(Record):
         description="Also a call of the name's last part as a method of any object the scanner cannot resolve "
         "(`a.cross(b)` for `torch.Tensor.cross`); `position` then counts from the first argument after the object.",
     )
+    compiled: bool = Field(
+        default=False,
+        description="The change only matters in code `torch.compile` runs: a use is reported only inside a function "
+        "decorated with `torch.compile` (or `torch._dynamo.optimize(...)`), a function or method the same module "
+        "passes by name to `torch.compile`, a function nested in one of them, or a method named `forward` (a module's "
+        "forward runs compiled when the module is compiled) or `training_step`, `validation_step`, `test_step`, "
+        "`predict_step` (Lightning compiles these with a compiled LightningModule).",
+    )
     name_kept: bool = Field(
         default=False,
         description="The name itself is neither deprecated nor removed; only what running it does changed. An "
@@ -604,11 +612,12 @@ class SymbolUse(Record):
             self.dtypes or None,
             self.name_kept or None,
             self.method or None,
+            self.compiled or None,
         )
         if all(condition is None for condition in conditions):
             raise ValueError(
                 "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
-                "dtypes or name_kept: true"
+                "dtypes, compiled: true or name_kept: true"
             )
         if self.keyword is None and (self.absent or not self.any_value):
             raise ValueError("value and absent describe a keyword: give the keyword")
@@ -635,6 +644,7 @@ class SymbolUse(Record):
             ("decorates", None),
             ("dtypes", []),
             ("name_kept", False),
+            ("compiled", False),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

@@ -40,6 +40,7 @@ class Symbol:
     name_kept: bool = False
     dtypes: tuple[str, ...] = ()
     method: bool = False
+    compiled: bool = False
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,7 @@ def from_catalog(catalog: Any) -> ScanData:
                             name_kept=symbol.name_kept,
                             dtypes=tuple(symbol.dtypes),
                             method=symbol.method,
+                            compiled=symbol.compiled,
                         )
                     )
                 else:

@@ -49,6 +49,13 @@ DEFAULT_DTYPE_FACTORIES = frozenset({"torch.empty", "torch.zeros", "torch.ones",
 DEFAULT_DTYPE = "torch.float32"
 #: A parameter wraps a tensor and keeps its dtype.
 PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+#: What compiles the function it decorates or is given: `@torch.compile`, `@torch.compile(...)`,
+#: `torch.compile(step)`, and the older `torch._dynamo.optimize(...)`.
+COMPILERS = frozenset({"torch.compile", "torch._dynamo.optimize"})
+#: Methods that run compiled when their object is: a module's `forward` (`torch.compile(model)`),
+#: and the steps Lightning wraps in the compiled module's dynamo context
+#: (pytorch_lightning/utilities/compile.py, `from_compiled`).
+COMPILED_METHODS = frozenset({"forward", "training_step", "validation_step", "test_step", "predict_step"})
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,7 @@ class Rule:
     name_kept: bool = False  # only what running the name does changed: importing it is no use
     dtypes: frozenset[str] = frozenset()  # the change concerns a first argument of these dtypes
     method: bool = False  # also `anything.<last part>(...)`
+    compiled: bool = False  # only in code torch.compile runs
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -83,6 +91,7 @@ class Rule:
             name_kept=symbol.name_kept,
             dtypes=frozenset(symbol.dtypes),
             method=symbol.method,
+            compiled=symbol.compiled,
         )
 
     @property
@@ -231,6 +240,10 @@ class UseVisitor(ast.NodeVisitor):
                 if rule.method:
                     self.methods.setdefault(rule.name.rsplit(".", 1)[-1], []).append(rule)
         self._stars: set[Path] = set()  # files whose names a relative star import is reading
+        self._module: ast.Module | None = None
+        self._compiled_names: frozenset[str] | None = None  # functions the module passes to torch.compile
+        self._enclosing: list[tuple[str, bool]] = []  # enclosing functions: (name, compiled for sure)
+        self._in_class_body = False  # the statement being read is directly in a class body
 
     # --- matching ------------------------------------------------------------------------------
 
@@ -262,6 +275,8 @@ class UseVisitor(ast.NodeVisitor):
 
     def _applies(self, rule: Rule, call: Call | None, name: str) -> str | None:
         """How the finding names the use, or None when the rule's condition does not hold."""
+        if rule.compiled and not self._in_compiled_code():
+            return None
         if rule.decorates is not None:
             return f"@{name} on a class" if self._context == "class-decorator" else None
         retired_name = rule.item.retiring and not rule.name_kept
@@ -562,11 +577,67 @@ class UseVisitor(ast.NodeVisitor):
         dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
         return self.qualified(dtype) if dtype is not None else None
 
+    def visit_Module(self, node: ast.Module) -> None:
+        self._module = node
+        self.generic_visit(node)
+
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        in_class, self._in_class_body = self._in_class_body, False
         for decorator in node.decorator_list:
             self.visit(decorator)
+        compiled = any(
+            self.qualified(d.func if isinstance(d, ast.Call) else d) in COMPILERS for d in node.decorator_list
+        ) or (in_class and node.name in COMPILED_METHODS)
+        self._enclosing.append((node.name, compiled))
         self._scoped(node)
+        self._enclosing.pop()
+        self._in_class_body = in_class
         self.aliases.pop(node.name, None)
+
+    def _in_compiled_code(self) -> bool:
+        """Whether the code being read sits, lexically, in a function torch.compile runs: one
+        decorated with it, one the module passes to it by name (`torch.compile(step)`,
+        `torch.compile(self.step)`), a compiled method (COMPILED_METHODS), or a function nested
+        in one of them."""
+        if not self._enclosing:
+            return False
+        if any(compiled for _, compiled in self._enclosing):
+            return True
+        if self._compiled_names is None:
+            self._compiled_names = self._passed_to_compiler()
+        return any(name in self._compiled_names for name, _ in self._enclosing)
+
+    def _passed_to_compiler(self) -> frozenset[str]:
+        """Names of the functions and methods the module gives to `torch.compile` (its first
+        argument, a name or `obj.name`), read once, when a rule first asks. Imports are resolved
+        as the module binds them anywhere (`import torch as t`, `from torch import compile`)."""
+        if self._module is None:
+            return frozenset()
+        local: dict[str, str] = {}
+        for node in ast.walk(self._module):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    top = alias.name.split(".")[0]
+                    local[alias.asname or top] = alias.name if alias.asname else top
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    local[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        names = set()
+        for node in ast.walk(self._module):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func.func if isinstance(node.func, ast.Call) else node.func  # optimize(...)(f)
+            parts = []
+            while isinstance(func, ast.Attribute):
+                parts.append(func.attr)
+                func = func.value
+            if not isinstance(func, ast.Name) or func.id not in local:
+                continue
+            if ".".join([local[func.id], *reversed(parts)]) in COMPILERS:
+                target = node.args[0]
+                if isinstance(target, ast.Name | ast.Attribute):
+                    names.add(_identifier(target))
+        return frozenset(names)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -586,8 +657,10 @@ class UseVisitor(ast.NodeVisitor):
         self._bases.append(bases)
         self._class_dtypes.append(_LazyClass(node, self._attributes_of_one_dtype))
         saved_function, self._function = self._function, None  # a class body has its own names
+        saved_class, self._in_class_body = self._in_class_body, True
         for statement in node.body:
             self.visit(statement)
+        self._in_class_body = saved_class
         self._function = saved_function
         self._bases.pop()
         self._class_dtypes.pop()
