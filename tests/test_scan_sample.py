@@ -62,8 +62,6 @@ TARGET = 0.9
 #: so a fix that lifts one shows up. The figures are in CONTRIBUTING.md ("The scanner in detail").
 BELOW_TARGET = {
     ("demucs-4.0.1", "1.8-2.15"): "istft of a complex spectrogram (1 of 5)",
-    ("kornia-0.9.0", "2.5-2.15"): "trunc_normal_ of Linear weights at construction (2 of 10)",
-    ("kornia-0.9.0", "2.8-2.13"): "trunc_normal_ of Linear weights at construction (2 of 8)",
     ("open_clip_torch-3.3.0", "2.0-2.15"): "SDPA with a float mask (1 of 9)",
     ("pytorch_ignite-0.5.2", "1.3-2.15"): "recall: ReduceLROnPlateau(**kwargs) that may pass verbose (1 of 4 uses)",
     ("timm-1.0.15", "0.0-2.15"): "SDPA with a float relative-position bias (1 of 6)",

@@ -381,3 +381,45 @@ def test_distributed_nn_collectives_only_in_compiled_code(catalog: Catalog, tmp_
         "2.12",
     )
     assert lines(pairs, "distributed-nn-functional-compile-error") == [8, 12, 15, 19, 23]
+
+
+def test_trunc_normal_of_layer_weights_while_the_model_is_built(catalog: Catalog, tmp_path: Path) -> None:
+    """A torch.nn layer made without dtype= has float32 parameters: `trunc_normal_(m.weight)` under
+    `isinstance(m, nn.Linear)` in an init function only `__init__` runs (through `self.apply`, a
+    method, a module-level helper) and `self.fc.weight` of a layer made in the class are not the
+    half-precision change. Still reported: the same init applied from other code (the model may
+    be cast first), a weight with no isinstance narrowing, and, in a module that makes a layer with
+    dtype=, both forms."""
+    code = """
+        import torch
+        from torch import nn
+        from torch.nn.init import trunc_normal_
+        def init_vit(module, name=""):
+            if isinstance(module, (nn.Linear, nn.Conv2d)):
+                trunc_normal_(module.weight, std=0.02)
+        def init_any(module):
+            trunc_normal_(module.weight, std=0.02)
+        def init_later(module):
+            if isinstance(module, nn.Linear):
+                trunc_normal_(module.weight, std=0.02)
+        class Head(nn.Module):
+            def __init__(self, n):
+                self.fc = nn.Linear(n, n)
+                self.apply(self._init_weights)
+                self.init_weights()
+            def _init_weights(self, m):
+                if isinstance(m, nn.Linear) and m.bias is not None:
+                    trunc_normal_(m.weight, std=0.02)
+                    trunc_normal_(self.fc.weight, std=0.02)
+            def init_weights(self):
+                named_apply(init_vit, self)
+                self.apply(init_any)
+        def cast_then_init(model):
+            model.half()
+            model.apply(init_later)
+        """
+    pairs = found(catalog, tmp_path, code, "2.11", "2.12")
+    assert lines(pairs, "cpu-low-precision-sampling-changed") == [8, 11]
+    low = code.replace("self.fc = nn.Linear(n, n)", "self.fc = nn.Linear(n, n, dtype=torch.bfloat16)")
+    pairs = found(catalog, tmp_path, low, "2.11", "2.12")
+    assert lines(pairs, "cpu-low-precision-sampling-changed") == [6, 8, 11, 19, 20]

@@ -568,8 +568,11 @@ class SymbolUse(Record):
     dtypes: list[QualifiedName] = Field(
         default=[],
         description="The change only concerns a first argument of these dtypes (`torch.float16`): a call whose first "
-        "argument is a variable its function binds once, to a tensor made with another explicit `dtype=` "
-        "(`torch.empty_like(x, dtype=torch.float32)`), is not reported. Anything else still is.",
+        "argument is known to have another dtype is not reported: a variable its function binds once to a tensor "
+        "made with another explicit `dtype=` (`torch.empty_like(x, dtype=torch.float32)`), a class attribute made "
+        "in one dtype (the default float32 without `dtype=`), or the weight of a torch.nn layer made without "
+        "`dtype=` (`self.fc.weight`; `m.weight` under `isinstance(m, nn.Linear)` in an init function only "
+        "`__init__` runs). Anything else still is.",
     )
     method: bool = Field(
         default=False,

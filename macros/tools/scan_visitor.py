@@ -9,8 +9,9 @@ and `super().__init__(...)` counts as a call of each listed base class.
 What a rule needs before a use is reported (see `UseVisitor._applies`): its keyword passed or left
 out, by name or at its position; an argument passed at its position (a rule with a position and no
 keyword); for `caught`, a `try` around the call that catches that exception; for `dtypes`, a
-first argument not known to be of another dtype (known: a variable its function binds once, to a
-tensor made by a factory with an explicit `dtype=`). An import, a type
+first argument not known to be of another dtype (`_known_dtype`: a variable bound once to a factory
+with `dtype=`, a class attribute or a torch.nn layer's weight made in the default dtype); for
+`compiled`, a use inside code torch.compile runs (`_in_compiled_code`). An import, a type
 check or an annotation is a use only of a name deprecated or removed, not of one whose behaviour
 changed (a breaking item, or `name_kept`).
 A use is *guarded* (not reported, like ruff's NPY201) inside a `try` that catches `ImportError`,
@@ -49,6 +50,11 @@ DEFAULT_DTYPE_FACTORIES = frozenset({"torch.empty", "torch.zeros", "torch.ones",
 DEFAULT_DTYPE = "torch.float32"
 #: A parameter wraps a tensor and keeps its dtype.
 PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+#: The parameters a torch.nn layer makes in its constructor, in the dtype it is given (`dtype=`,
+#: else the global default: "factory_kwargs = {'device': device, 'dtype': dtype}" in each layer).
+LAYER_PARAMETERS = frozenset({"weight", "bias"})
+#: Marks a class attribute holding a layer (its parameters' dtype follows), not a tensor.
+_LAYER = "layer:"
 #: What compiles the function it decorates or is given: `@torch.compile`, `@torch.compile(...)`,
 #: `torch.compile(step)`, and the older `torch._dynamo.optimize(...)`.
 COMPILERS = frozenset({"torch.compile", "torch._dynamo.optimize"})
@@ -242,7 +248,10 @@ class UseVisitor(ast.NodeVisitor):
         self._stars: set[Path] = set()  # files whose names a relative star import is reading
         self._module: ast.Module | None = None
         self._compiled_names: frozenset[str] | None = None  # functions the module passes to torch.compile
-        self._enclosing: list[tuple[str, bool]] = []  # enclosing functions: (name, compiled for sure)
+        self._enclosing: list[tuple[str, bool, ast.AST]] = []  # enclosing functions: name, compiled for sure, node
+        self._construction: set[int] | None = None  # ids of the functions run only while a model is built
+        self._layers_dtype: str | None = None  # "" when the module's layers may have another dtype
+        self._narrowed: set[str] = set()  # names an enclosing `if isinstance(m, nn.Linear)` narrows to a layer
         self._in_class_body = False  # the statement being read is directly in a class body
 
     # --- matching ------------------------------------------------------------------------------
@@ -285,12 +294,7 @@ class UseVisitor(ast.NodeVisitor):
             # name deprecated or removed they are places to change.
             return None
         if rule.dtypes and call is not None and call.args:
-            first = call.args[0]
-            known = None
-            if isinstance(first, ast.Name):
-                known = self._facts_of_function().dtypes.get(first.id)
-            elif isinstance(first, ast.Attribute) and isinstance(first.value, ast.Name) and first.value.id == "self":
-                known = self._class_dtypes[-1].get(first.attr) if self._class_dtypes else None
+            known = self._known_dtype(call.args[0])
             if known is not None and known not in rule.dtypes:
                 return None  # `trunc_normal_(w)` where w = torch.empty(..., dtype=torch.float32)
         if call is not None:
@@ -530,6 +534,67 @@ class UseVisitor(ast.NodeVisitor):
         }
         return _Facts(values, dtypes, none, dicts)
 
+    def _known_dtype(self, tensor: ast.expr) -> str | None:
+        """The dtype a tensor argument is known to have, or None: a variable its function binds once
+        to a factory with `dtype=`; `self.<attr>` the class binds only to a new tensor of one dtype;
+        the `weight`/`bias` of a torch.nn layer made without `dtype=` (the default dtype): the
+        class's `self.<attr>.weight`, or `m.weight` where `m` is narrowed by
+        `isinstance(m, nn.Linear)` in a function run only while the model is built (below)."""
+        if isinstance(tensor, ast.Name):
+            return self._facts_of_function().dtypes.get(tensor.id)
+        if not isinstance(tensor, ast.Attribute):
+            return None
+        owner = tensor.value
+        if isinstance(owner, ast.Name) and owner.id == "self":
+            known = self._class_dtypes[-1].get(tensor.attr) if self._class_dtypes else None
+            return None if known is None or known.startswith(_LAYER) else known
+        if tensor.attr not in LAYER_PARAMETERS:
+            return None
+        if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == "self":
+            known = self._class_dtypes[-1].get(owner.attr) if self._class_dtypes else None
+            return known.removeprefix(_LAYER) if known is not None and known.startswith(_LAYER) else None
+        if isinstance(owner, ast.Name) and owner.id in self._narrowed and self._at_construction():
+            return self._module_layers_dtype()
+        return None
+
+    def _at_construction(self) -> bool:
+        """Whether the function being read runs only while a model is built: a class's `__init__`,
+        or a method or module-level function only ever named from such functions (`self.apply(
+        self._init_weights)` or `self.init_weights()` in `__init__`, `named_apply(init_fn, self)`
+        in one of those), never from other code of the module. A function another module calls
+        after casting the model (`model.half(); model.apply(init)`) is not seen."""
+        if not self._enclosing or self._module is None:
+            return False
+        if self._construction is None:
+            self._construction = _construction_functions(self._module)
+        return any(id(node) in self._construction for _, _, node in self._enclosing)
+
+    def _module_layers_dtype(self) -> str | None:
+        """The dtype of the torch.nn layers' parameters the module makes: the default (float32),
+        unless some layer call in it passes `dtype=` or unpacks `**kwargs` (`factory_kwargs`), or
+        the module changes the default dtype: then unknown."""
+        if self._layers_dtype is None:
+            self._layers_dtype = DEFAULT_DTYPE
+            for node in ast.walk(self._module) if self._module is not None else ():
+                if not isinstance(node, ast.Call):
+                    continue
+                name = self.qualified(node.func) or ""
+                if name in {"torch.set_default_dtype", "torch.set_default_tensor_type"} or (
+                    self._is_layer(name) and any(k.arg in {"dtype", None} for k in node.keywords)
+                ):
+                    self._layers_dtype = ""
+                    break
+        return self._layers_dtype or None
+
+    @staticmethod
+    def _is_layer(name: str | None) -> bool:
+        """A torch.nn layer class (`torch.nn.Linear`, `torch.nn.modules.conv.Conv2d`), not
+        `torch.nn.Module` itself (any module: its parameters may be of any dtype) nor a parameter."""
+        if not name or not name.startswith("torch.nn.") or name in PARAMETERS:
+            return False
+        last = name.rsplit(".", 1)[1]
+        return last[:1].isupper() and last not in {"Module", "ModuleList", "ModuleDict", "Sequential"}
+
     def _attributes_of_one_dtype(self, node: ast.ClassDef) -> dict[str, str]:
         """The class's `self.<attr>` that every method binds only to a new tensor of one known dtype
         (or to None): `self.pos = nn.Parameter(torch.zeros(1, n))` (the default dtype, float32) or
@@ -556,7 +621,7 @@ class UseVisitor(ast.NodeVisitor):
                     ):
                         simple = isinstance(child, ast.Assign) and len(child.targets) == 1 and target is element
                         found.setdefault(element.attr, set()).add(
-                            self._new_tensor_dtype(child.value) if simple else None
+                            self._new_tensor_dtype(child.value) or self._layer_dtype(child.value) if simple else None
                         )
         return {name: dtypes.pop() for name, dtypes in found.items() if len(dtypes) == 1 and None not in dtypes}  # type: ignore[misc]
 
@@ -570,6 +635,17 @@ class UseVisitor(ast.NodeVisitor):
         if dtype is None:
             return None if any(k.arg is None for k in value.keywords) else DEFAULT_DTYPE
         return self.qualified(dtype)
+
+    def _layer_dtype(self, value: ast.expr | None) -> str | None:
+        """`nn.Linear(a, b)`: a layer whose parameters have the default dtype (marked `_LAYER`); with
+        `dtype=`, that dtype; with `**kwargs`, unknown."""
+        if not isinstance(value, ast.Call) or not self._is_layer(self.qualified(value.func)):
+            return None
+        dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
+        if dtype is None:
+            return None if any(k.arg is None for k in value.keywords) else _LAYER + DEFAULT_DTYPE
+        qualified = self.qualified(dtype)
+        return _LAYER + qualified if qualified else None
 
     def _made_with_dtype(self, value: ast.expr | None) -> str | None:
         if not isinstance(value, ast.Call) or self.qualified(value.func) not in DTYPE_FACTORIES:
@@ -588,7 +664,7 @@ class UseVisitor(ast.NodeVisitor):
         compiled = any(
             self.qualified(d.func if isinstance(d, ast.Call) else d) in COMPILERS for d in node.decorator_list
         ) or (in_class and node.name in COMPILED_METHODS)
-        self._enclosing.append((node.name, compiled))
+        self._enclosing.append((node.name, compiled, node))
         self._scoped(node)
         self._enclosing.pop()
         self._in_class_body = in_class
@@ -601,11 +677,11 @@ class UseVisitor(ast.NodeVisitor):
         in one of them."""
         if not self._enclosing:
             return False
-        if any(compiled for _, compiled in self._enclosing):
+        if any(compiled for _, compiled, _ in self._enclosing):
             return True
         if self._compiled_names is None:
             self._compiled_names = self._passed_to_compiler()
-        return any(name in self._compiled_names for name, _ in self._enclosing)
+        return any(name in self._compiled_names for name, _, _ in self._enclosing)
 
     def _passed_to_compiler(self) -> frozenset[str]:
         """Names of the functions and methods the module gives to `torch.compile` (its first
@@ -707,7 +783,14 @@ class UseVisitor(ast.NodeVisitor):
         if newer is None:  # hasattr(), or a version test whose direction is not told by its name
             guard = _is_guard_test(node.test)
             self._guards += guard
-            self.generic_visit(node)
+            narrowed = self._narrowed_by(node.test) - self._narrowed
+            self.visit(node.test)
+            self._narrowed |= narrowed
+            for child in node.body if isinstance(node.body, list) else [node.body]:
+                self.visit(child)
+            self._narrowed -= narrowed
+            for child in node.orelse if isinstance(node.orelse, list) else [node.orelse]:
+                self.visit(child)
             self._guards -= guard
             return
         # `if _TORCH_GREATER_EQUAL_2_3: a else: b`: a runs on every newer release, so the changes
@@ -725,6 +808,23 @@ class UseVisitor(ast.NodeVisitor):
         self.aliases.update(bound)  # the older branch's fallback import does not replace it
 
     visit_IfExp = visit_If  # type: ignore[assignment]
+
+    def _narrowed_by(self, test: ast.expr) -> set[str]:
+        """The names `isinstance(m, nn.Linear)` (alone, or in an `and`) says hold a torch.nn layer."""
+        tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        names = set()
+        for part in tests:
+            if (
+                isinstance(part, ast.Call)
+                and isinstance(part.func, ast.Name)
+                and part.func.id == "isinstance"
+                and len(part.args) == 2
+                and isinstance(part.args[0], ast.Name)
+            ):
+                kinds = part.args[1].elts if isinstance(part.args[1], ast.Tuple) else [part.args[1]]
+                if kinds and all(self._is_layer(self.qualified(kind)) for kind in kinds):
+                    names.add(part.args[0].id)
+        return names
 
     # --- uses ----------------------------------------------------------------------------------
 
@@ -819,6 +919,57 @@ def _top_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             blocks = [statement.body, *(h.body for h in statement.handlers), statement.orelse]
             for block in blocks:
                 yield from _top_level_statements(block)
+
+
+def _construction_functions(module: ast.Module) -> set[int]:
+    """The ids of the functions that run only while a model is built: every class's `__init__`,
+    and, repeatedly, the methods of that class (`self.name`) and the module's top-level functions
+    (`name`) named in a function already found, when no other function of the module, and no
+    module-level statement, names them."""
+    functions: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.ClassDef | None]] = []
+    for statement in module.body:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            functions.append((statement, None))
+        elif isinstance(statement, ast.ClassDef):
+            functions += [
+                (method, statement)
+                for method in statement.body
+                if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef)
+            ]
+    top = {f.name: f for f, owner in functions if owner is None}
+    methods = {(id(owner), f.name): f for f, owner in functions if owner is not None}
+    named: dict[int, set[int]] = {}  # function id -> ids of the functions it names
+    named_outside: set[int] = set()  # named by module-level code
+    for function, owner in functions:
+        refs = set()
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in top:
+                refs.add(id(top[node.id]))
+            elif (
+                owner is not None
+                and isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "self"
+                and (id(owner), node.attr) in methods
+            ):
+                refs.add(id(methods[id(owner), node.attr]))
+        named[id(function)] = refs - {id(function)}
+    for statement in module.body:
+        if not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            named_outside |= {id(top[n.id]) for n in ast.walk(statement) if isinstance(n, ast.Name) and n.id in top}
+    found = {id(f) for f, owner in functions if owner is not None and f.name == "__init__"}
+    changed = True
+    while changed:
+        changed = False
+        for function, _ in functions:
+            key = id(function)
+            if key in found or key in named_outside:
+                continue
+            callers = {caller for caller, refs in named.items() if key in refs}
+            if callers and callers <= found:
+                found.add(key)
+                changed = True
+    return found
 
 
 def _walk_own_scope(body: list[ast.stmt]) -> Iterator[ast.AST]:
