@@ -63,7 +63,6 @@ TARGET = 0.9
 BELOW_TARGET = {
     ("demucs-4.0.1", "1.8-2.15"): "istft of a complex spectrogram (1 of 5)",
     ("open_clip_torch-3.3.0", "2.0-2.15"): "SDPA with a float mask (1 of 9)",
-    ("pytorch_ignite-0.5.2", "1.3-2.15"): "recall: ReduceLROnPlateau(**kwargs) that may pass verbose (1 of 4 uses)",
     ("timm-1.0.15", "0.0-2.15"): "SDPA with a float relative-position bias (1 of 6)",
     ("transformers-5.23.0", "2.8-2.13"): "custom_op returning a new tensor; ONNX names made unique (2 of 9)",
     (

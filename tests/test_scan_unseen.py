@@ -423,3 +423,34 @@ def test_trunc_normal_of_layer_weights_while_the_model_is_built(catalog: Catalog
     low = code.replace("self.fc = nn.Linear(n, n)", "self.fc = nn.Linear(n, n, dtype=torch.bfloat16)")
     pairs = found(catalog, tmp_path, low, "2.11", "2.12")
     assert lines(pairs, "cpu-low-precision-sampling-changed") == [6, 8, 11, 19, 20]
+
+
+def test_a_keyword_written_into_the_unpacked_dict_is_passed(catalog: Catalog, tmp_path: Path) -> None:
+    """2.7 removed schedulers' verbose=: `ReduceLROnPlateau(opt, **kw)` where the function writes
+    kw["verbose"] (ignite's scheduler wrapper) may pass it, and is reported with what to check;
+    a dict the function never writes that key into is not."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        from torch.optim.lr_scheduler import ReduceLROnPlateau, StepLR
+        def plateau(opt, scheduler_kwargs):
+            kw = scheduler_kwargs.copy()
+            kw["min_lr"] = 0
+            if "verbose" in kw:
+                kw["verbose"] = False
+            return ReduceLROnPlateau(opt, **kw)
+        def step(opt, **kwargs):
+            kwargs.setdefault("verbose", True)
+            return StepLR(opt, 10, **kwargs)
+        def updated(opt, options):
+            options.update({"verbose": True})
+            return StepLR(opt, 10, **options)
+        def plain(opt, scheduler_kwargs):
+            kw = dict(scheduler_kwargs, min_lr=0)
+            return ReduceLROnPlateau(opt, **kw)
+        """,
+        "2.6",
+        "2.7",
+    )
+    assert lines(pairs, "lr-scheduler-verbose-print-lr-removed") == [7, 10, 13]

@@ -109,13 +109,25 @@ class Rule:
 class Call:
     """The arguments a use passes: a real call, a `partial(f, ...)` (`partial` is True) or a
     `super().__init__(...)` in a subclass. `none` holds the local names known to be None, and
-    `dicts` the keys of the literal dicts local names are known to hold (for `**name`)."""
+    `dicts` the keys of the literal dicts local names are known to hold (for `**name`), `stored`
+    the keys the function may write into a local dict (`d["verbose"] = False`)."""
 
     args: list[ast.expr]
     keywords: list[ast.keyword]
     partial: bool = False
     none: frozenset[str] = frozenset()
     dicts: dict[str, list[ast.keyword]] = field(default_factory=dict)
+    stored: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def may_unpack(self, keyword: str) -> str | None:
+        """`**d` where the function writes `keyword` into d (`d["verbose"] = False`,
+        `d.update(verbose=...)`, `d.setdefault("verbose", ...)`, `d = {**other, "verbose": v}`):
+        the call may pass it; the dict's name, else None."""
+        for argument in self.keywords:
+            value = argument.value
+            if argument.arg is None and isinstance(value, ast.Name) and keyword in self.stored.get(value.id, ()):
+                return value.id
+        return None
 
     def expanded(self) -> list[ast.keyword]:
         """The keywords, with `**{"a": 1}` and `**d` (d bound once to a literal dict) spelled out."""
@@ -212,6 +224,7 @@ class _Facts:
     dtypes: dict[str, str] = field(default_factory=dict)  # v = torch.empty(..., dtype=torch.X)
     none: frozenset[str] = frozenset()  # v = None
     dicts: dict[str, list[ast.keyword]] = field(default_factory=dict)  # v = {"k": ...}, read only as **v
+    stored: dict[str, frozenset[str]] = field(default_factory=dict)  # keys written into v anywhere
 
 
 @dataclass
@@ -299,7 +312,7 @@ class UseVisitor(ast.NodeVisitor):
                 return None  # `trunc_normal_(w)` where w = torch.empty(..., dtype=torch.float32)
         if call is not None:
             facts = self._facts_of_function()
-            call = replace(call, none=facts.none, dicts=facts.dicts)
+            call = replace(call, none=facts.none, dicts=facts.dicts, stored=facts.stored)
         if not rule.needs_call:
             return name
         if call is None:
@@ -325,7 +338,11 @@ class UseVisitor(ast.NodeVisitor):
                 unpacked = "**kwargs" if any(k.arg is None for k in call.keywords) else "*args"
                 return f"{name}({unpacked}){MAY_APPLY}it sets {rule.keyword}="
             return None
-        return f"{name}({rule.keyword}=...)" if passed else None
+        if passed:
+            return f"{name}({rule.keyword}=...)"
+        if passed is None and (unpacked_dict := call.may_unpack(rule.keyword)) is not None:
+            return f"{name}(**{unpacked_dict}){MAY_APPLY}it sets {rule.keyword}="
+        return None
 
     # --- bindings ------------------------------------------------------------------------------
 
@@ -490,6 +507,7 @@ class UseVisitor(ast.NodeVisitor):
         made: dict[str, ast.expr] = {}
         loads: dict[str, int] = {}
         unpacked: dict[str, int] = {}
+        stored: dict[str, set[str]] = {}
         arguments = function.args
         for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]:
             if arg is not None:
@@ -518,6 +536,8 @@ class UseVisitor(ast.NodeVisitor):
                 unpacked[node.value.id] = unpacked.get(node.value.id, 0) + 1
             for name in names:
                 stores[name] = stores.get(name, 0) + 1
+            for name, key in _keys_written(node):
+                stored.setdefault(name, set()).add(key)
             if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if len(targets) == 1 and isinstance(targets[0], ast.Name):
@@ -532,7 +552,7 @@ class UseVisitor(ast.NodeVisitor):
             for name, value in values.items()
             if (keywords := literal_keywords(value)) is not None and loads.get(name, 0) == unpacked.get(name, 0)
         }
-        return _Facts(values, dtypes, none, dicts)
+        return _Facts(values, dtypes, none, dicts, {name: frozenset(keys) for name, keys in stored.items()})
 
     def _known_dtype(self, tensor: ast.expr) -> str | None:
         """The dtype a tensor argument is known to have, or None: a variable its function binds once
@@ -970,6 +990,42 @@ def _construction_functions(module: ast.Module) -> set[int]:
                 found.add(key)
                 changed = True
     return found
+
+
+def _keys_written(node: ast.AST) -> list[tuple[str, str]]:
+    """(dict name, key) for each literal string key the node writes into a local dict:
+    `d["k"] = v`, `d.update(k=v)`, `d.update({"k": v})`, `d.setdefault("k", v)`, and
+    `d = {..., "k": v}` / `d = dict(..., k=v)` (also with `**other` inside)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+        key = node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return [(node.value.id, key.value)]
+        return []
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return [(node.targets[0].id, key) for key in _literal_keys(node.value)]
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.attr in {"update", "setdefault"}
+    ):
+        name = node.func.value.id
+        if node.func.attr == "setdefault":
+            first = node.args[0] if node.args else None
+            return [(name, first.value)] if isinstance(first, ast.Constant) and isinstance(first.value, str) else []
+        keys = [k.arg for k in node.keywords if k.arg is not None]
+        keys += [key for argument in node.args for key in _literal_keys(argument)]
+        return [(name, key) for key in keys]
+    return []
+
+
+def _literal_keys(node: ast.expr) -> list[str]:
+    """The literal string keys of `{"k": v, **other}` or `dict(other, k=v)`."""
+    if isinstance(node, ast.Dict):
+        return [k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+        return [k.arg for k in node.keywords if k.arg is not None]
+    return []
 
 
 def _walk_own_scope(body: list[ast.stmt]) -> Iterator[ast.AST]:
