@@ -454,3 +454,36 @@ def test_a_keyword_written_into_the_unpacked_dict_is_passed(catalog: Catalog, tm
         "2.7",
     )
     assert lines(pairs, "lr-scheduler-verbose-print-lr-removed") == [7, 10, 13]
+
+
+def test_custom_ops_whose_function_returns_new_tensors(catalog: Catalog, tmp_path: Path) -> None:
+    """The aliasing changes (2.9 wrong results, 2.13 deprecation) concern custom ops that return an
+    input or a view of it: an op whose visible function returns only new tensors (transformers'
+    grouped_mm fallback: torch.zeros filled with out=) is not one; an op returning its input, or
+    registered with a function the module does not show, is."""
+    code = """
+        import torch
+        from torch.library import custom_op
+        def fallback(x, w):
+            out = torch.zeros(x.size(0), w.size(1), dtype=x.dtype)
+            torch.mm(x, w, out=out)
+            return out
+        def fallback_backward(x, w, g):
+            return torch.empty_like(x), g.clone()
+        def ident(x):
+            return x
+        custom_op("lib::fallback", fallback, mutates_args=())
+        custom_op("lib::backward", fallback_backward, mutates_args=())
+        custom_op("lib::ident", ident, mutates_args=())
+        custom_op("lib::other", imported_function, mutates_args=())
+        @torch.library.custom_op("lib::fresh", mutates_args=())
+        def fresh(x: torch.Tensor) -> torch.Tensor:
+            return x.clone()
+        @torch.library.custom_op("lib::view", mutates_args=())
+        def view(x: torch.Tensor) -> torch.Tensor:
+            return x.view(-1)
+        """
+    pairs = found(catalog, tmp_path, code, "2.8", "2.9")
+    assert lines(pairs, "custom-op-output-aliasing") == [13, 14, 18]
+    pairs = found(catalog, tmp_path, code, "2.12", "2.13")
+    assert lines(pairs, "custom-op-aliased-output-deprecated") == [13, 14, 18]  # the import is no use

@@ -587,6 +587,13 @@ class SymbolUse(Record):
         "forward runs compiled when the module is compiled) or `training_step`, `validation_step`, `test_step`, "
         "`predict_step` (Lightning compiles these with a compiled LightningModule).",
     )
+    aliasing: bool = Field(
+        default=False,
+        description="The change only concerns custom operators whose function may return an input or a view of it: "
+        "a registration whose function the module shows (the decorated function, or one of the module's functions "
+        "passed by name) and whose every `return` gives a new tensor (a factory such as `torch.zeros`, `*_like`, "
+        "`torch.cat`, `.clone()`, or a variable bound once to one) or None is not reported.",
+    )
     name_kept: bool = Field(
         default=False,
         description="The name itself is neither deprecated nor removed; only what running it does changed. An "
@@ -616,11 +623,12 @@ class SymbolUse(Record):
             self.name_kept or None,
             self.method or None,
             self.compiled or None,
+            self.aliasing or None,
         )
         if all(condition is None for condition in conditions):
             raise ValueError(
                 "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
-                "dtypes, compiled: true or name_kept: true"
+                "dtypes, compiled: true, aliasing: true or name_kept: true"
             )
         if self.keyword is None and (self.absent or not self.any_value):
             raise ValueError("value and absent describe a keyword: give the keyword")
@@ -648,6 +656,7 @@ class SymbolUse(Record):
             ("dtypes", []),
             ("name_kept", False),
             ("compiled", False),
+            ("aliasing", False),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

@@ -41,6 +41,7 @@ class Symbol:
     dtypes: tuple[str, ...] = ()
     method: bool = False
     compiled: bool = False
+    aliasing: bool = False
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ def from_catalog(catalog: Any) -> ScanData:
                             dtypes=tuple(symbol.dtypes),
                             method=symbol.method,
                             compiled=symbol.compiled,
+                            aliasing=symbol.aliasing,
                         )
                     )
                 else:

@@ -55,6 +55,34 @@ PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 LAYER_PARAMETERS = frozenset({"weight", "bias"})
 #: Marks a class attribute holding a layer (its parameters' dtype follows), not a tensor.
 _LAYER = "layer:"
+#: Calls that make a new tensor, never an input or a view of one: the factories, their `*_like`
+#: forms (a new tensor of the input's size), and the joins, which copy their inputs into a new one.
+NEW_TENSORS = frozenset(
+    f"torch.{name}"
+    for name in [
+        "empty",
+        "zeros",
+        "ones",
+        "full",
+        "rand",
+        "randn",
+        "randint",
+        "arange",
+        "tensor",
+        "empty_strided",
+        "empty_like",
+        "zeros_like",
+        "ones_like",
+        "full_like",
+        "rand_like",
+        "randn_like",
+        "randint_like",
+        "cat",
+        "concat",
+        "concatenate",
+        "stack",
+    ]
+)
 #: What compiles the function it decorates or is given: `@torch.compile`, `@torch.compile(...)`,
 #: `torch.compile(step)`, and the older `torch._dynamo.optimize(...)`.
 COMPILERS = frozenset({"torch.compile", "torch._dynamo.optimize"})
@@ -81,6 +109,7 @@ class Rule:
     dtypes: frozenset[str] = frozenset()  # the change concerns a first argument of these dtypes
     method: bool = False  # also `anything.<last part>(...)`
     compiled: bool = False  # only in code torch.compile runs
+    aliasing: bool = False  # a custom op's function that may return an input
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -98,6 +127,7 @@ class Rule:
             dtypes=frozenset(symbol.dtypes),
             method=symbol.method,
             compiled=symbol.compiled,
+            aliasing=symbol.aliasing,
         )
 
     @property
@@ -266,6 +296,7 @@ class UseVisitor(ast.NodeVisitor):
         self._layers_dtype: str | None = None  # "" when the module's layers may have another dtype
         self._narrowed: set[str] = set()  # names an enclosing `if isinstance(m, nn.Linear)` narrows to a layer
         self._in_class_body = False  # the statement being read is directly in a class body
+        self._decorated: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # while reading its decorators
 
     # --- matching ------------------------------------------------------------------------------
 
@@ -298,6 +329,8 @@ class UseVisitor(ast.NodeVisitor):
     def _applies(self, rule: Rule, call: Call | None, name: str) -> str | None:
         """How the finding names the use, or None when the rule's condition does not hold."""
         if rule.compiled and not self._in_compiled_code():
+            return None
+        if rule.aliasing and call is not None and self._op_returns_new_tensors(call):
             return None
         if rule.decorates is not None:
             return f"@{name} on a class" if self._context == "class-decorator" else None
@@ -679,8 +712,10 @@ class UseVisitor(ast.NodeVisitor):
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         in_class, self._in_class_body = self._in_class_body, False
+        saved_decorated, self._decorated = self._decorated, node
         for decorator in node.decorator_list:
             self.visit(decorator)
+        self._decorated = saved_decorated
         compiled = any(
             self.qualified(d.func if isinstance(d, ast.Call) else d) in COMPILERS for d in node.decorator_list
         ) or (in_class and node.name in COMPILED_METHODS)
@@ -689,6 +724,48 @@ class UseVisitor(ast.NodeVisitor):
         self._enclosing.pop()
         self._in_class_body = in_class
         self.aliases.pop(node.name, None)
+
+    def _op_returns_new_tensors(self, call: Call) -> bool:
+        """Whether a custom op registration's function is visible and returns only new tensors:
+        the function it decorates (`@custom_op("ns::op", mutates_args=())`), or the module's
+        function it is given by name (`custom_op("ns::op", fn, ...)`, `impl(name, types, func)`)."""
+        function = None
+        for argument in [*call.args, *(k.value for k in call.keywords if k.arg in {"fn", "func"})]:
+            if isinstance(argument, ast.Name) and (function := self._module_function(argument.id)) is not None:
+                break
+        if function is None:
+            function = self._decorated
+        if function is None:
+            return False
+        facts = self._bound_once(function)
+        returns = [node for node in _walk_own_scope(function.body) if isinstance(node, ast.Return)]
+        return all(node.value is None or self._new_tensor(node.value, facts, 3) for node in returns)
+
+    def _module_function(self, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The module's one top-level function of that name (None if there is none, or several)."""
+        if self._module is None:
+            return None
+        found = [
+            s
+            for s in _top_level_statements(self._module.body)
+            if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == name
+        ]
+        return found[0] if len(found) == 1 else None
+
+    def _new_tensor(self, value: ast.expr, facts: _Facts, depth: int) -> bool:
+        """A new tensor, never an input or a view of one: a NEW_TENSORS call, `.clone()`, None, a
+        tuple or list of those, or a variable its function binds once to one."""
+        if isinstance(value, ast.Constant) and value.value is None:
+            return True
+        if isinstance(value, ast.Tuple | ast.List):
+            return all(self._new_tensor(element, facts, depth) for element in value.elts)
+        if isinstance(value, ast.Call):
+            if isinstance(value.func, ast.Attribute) and value.func.attr == "clone":
+                return True
+            return self.qualified(value.func) in NEW_TENSORS
+        if isinstance(value, ast.Name) and value.id in facts.values and depth > 0:
+            return self._new_tensor(facts.values[value.id], facts, depth - 1)
+        return False
 
     def _in_compiled_code(self) -> bool:
         """Whether the code being read sits, lexically, in a function torch.compile runs: one

@@ -197,7 +197,10 @@ def excerpt(
             imports += [line.strip() for line in text[statement.lineno - 1 : statement.end_lineno]]
             if stars and isinstance(statement, ast.ImportFrom) and statement.level and statement.names[0].name == "*":
                 imports += [f"{line}  # bound by this star import" for line in stars(statement)]
-    spans = sorted({_span(_enclosing(module, line)) for line in lines})
+    spans = sorted(
+        {_span(_enclosing(module, line)) for line in lines}
+        | {_span(function) for line in lines for function in _functions_named(module, line)}
+    )
     outer = [span for span in spans if not any(o != span and o[0] <= span[0] and span[1] <= o[1] for o in spans)]
     body: list[str] = list(imports)
     where: dict[int, int] = {}
@@ -210,6 +213,27 @@ def excerpt(
                 where[line] = len(body) + line - first + 1
         body += block
     return "\n".join(body) + "\n", where
+
+
+def _functions_named(module: ast.Module, line: int) -> list[ast.stmt]:
+    """The module's top-level functions that the innermost statement holding `line` names (a
+    registration `custom_op("ns::op", fn)` reads what `fn` returns)."""
+    holding = [
+        node
+        for node in ast.walk(module)
+        if isinstance(node, ast.stmt) and node.lineno <= line <= (node.end_lineno or node.lineno)
+    ]
+    if not holding:
+        return []
+    innermost = max(holding, key=lambda node: (node.lineno, -(node.end_lineno or node.lineno)))
+    if isinstance(innermost, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return []
+    names = {node.id for node in ast.walk(innermost) if isinstance(node, ast.Name)}
+    return [
+        statement
+        for statement in _top_level(module.body)
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and statement.name in names
+    ]
 
 
 def _span(node: ast.stmt) -> tuple[int, int]:
