@@ -487,3 +487,28 @@ def test_custom_ops_whose_function_returns_new_tensors(catalog: Catalog, tmp_pat
     assert lines(pairs, "custom-op-output-aliasing") == [13, 14, 18]
     pairs = found(catalog, tmp_path, code, "2.12", "2.13")
     assert lines(pairs, "custom-op-aliased-output-deprecated") == [13, 14, 18]  # the import is no use
+
+
+def test_onnx_names_given_as_distinct_literals_cannot_clash(catalog: Catalog, tmp_path: Path) -> None:
+    """2.11 rejects duplicate ONNX input or output names: a literal list of distinct names (or a
+    variable bound once to one and never changed) cannot hold a duplicate; names computed at run
+    time, repeated literals and a list appended to are reported."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        def export(model, x, names):
+            torch.onnx.export(model, (x,), "m.onnx", input_names=["x"], output_names=["logits", "hidden"])
+            fixed = ("x", "mask")
+            torch.onnx.export(model, (x,), "m.onnx", input_names=fixed)
+            torch.onnx.export(model, (x,), "m.onnx", input_names=names)
+            torch.onnx.export(model, (x,), "m.onnx", output_names=["out", "out"])
+            grown = ["x"]
+            grown.append(extra_name())
+            torch.onnx.export(model, (x,), "m.onnx", input_names=grown)
+        """,
+        "2.10",
+        "2.11",
+    )
+    assert lines(pairs, "onnx-duplicate-io-names-error") == [6, 7, 10]

@@ -587,6 +587,12 @@ class SymbolUse(Record):
         "forward runs compiled when the module is compiled) or `training_step`, `validation_step`, `test_step`, "
         "`predict_step` (Lightning compiles these with a compiled LightningModule).",
     )
+    duplicates: bool = Field(
+        default=False,
+        description="The change concerns a keyword's value that holds the same item twice (duplicate ONNX input "
+        "names): a literal list or tuple of distinct constants, or a variable its function binds once to one, "
+        "is not reported.",
+    )
     aliasing: bool = Field(
         default=False,
         description="The change only concerns custom operators whose function may return an input or a view of it: "
@@ -630,6 +636,8 @@ class SymbolUse(Record):
                 "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
                 "dtypes, compiled: true, aliasing: true or name_kept: true"
             )
+        if self.duplicates and (self.keyword is None or self.absent):
+            raise ValueError("duplicates: true describes the value of a keyword passed: give the keyword")
         if self.keyword is None and (self.absent or not self.any_value):
             raise ValueError("value and absent describe a keyword: give the keyword")
         if self.absent and not self.any_value:
@@ -657,6 +665,7 @@ class SymbolUse(Record):
             ("name_kept", False),
             ("compiled", False),
             ("aliasing", False),
+            ("duplicates", False),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

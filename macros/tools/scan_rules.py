@@ -42,6 +42,7 @@ class Symbol:
     method: bool = False
     compiled: bool = False
     aliasing: bool = False
+    duplicates: bool = False
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,7 @@ def from_catalog(catalog: Any) -> ScanData:
                             method=symbol.method,
                             compiled=symbol.compiled,
                             aliasing=symbol.aliasing,
+                            duplicates=symbol.duplicates,
                         )
                     )
                 else:

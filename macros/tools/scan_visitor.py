@@ -110,6 +110,7 @@ class Rule:
     method: bool = False  # also `anything.<last part>(...)`
     compiled: bool = False  # only in code torch.compile runs
     aliasing: bool = False  # a custom op's function that may return an input
+    duplicates: bool = False  # the keyword's value may hold an item twice
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -128,6 +129,7 @@ class Rule:
             method=symbol.method,
             compiled=symbol.compiled,
             aliasing=symbol.aliasing,
+            duplicates=symbol.duplicates,
         )
 
     @property
@@ -370,6 +372,8 @@ class UseVisitor(ast.NodeVisitor):
                 # the keyword, which only the callers show: reported, saying what to check.
                 unpacked = "**kwargs" if any(k.arg is None for k in call.keywords) else "*args"
                 return f"{name}({unpacked}){MAY_APPLY}it sets {rule.keyword}="
+            return None
+        if passed and rule.duplicates and self._distinct_literal(call, rule.keyword):
             return None
         if passed:
             return f"{name}({rule.keyword}=...)"
@@ -724,6 +728,23 @@ class UseVisitor(ast.NodeVisitor):
         self._enclosing.pop()
         self._in_class_body = in_class
         self.aliases.pop(node.name, None)
+
+    def _distinct_literal(self, call: Call, keyword: str) -> bool:
+        """Whether the call passes `keyword` a literal list or tuple of distinct constants
+        (`input_names=["x", "mask"]`), or a variable its function binds once to one."""
+        value = next((k.value for k in call.expanded() if k.arg == keyword), None)
+        if isinstance(value, ast.Name) and self._function is not None and not isinstance(self._function, ast.Lambda):
+            name = value.id
+            if any(  # `names.append("x")`, `names += [...]`: not the literal any more
+                isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name
+                for node in _walk_own_scope(self._function.body)
+            ):
+                return False
+            value = self._facts_of_function().values.get(name)
+        if not isinstance(value, ast.List | ast.Tuple):
+            return False
+        items = [element.value for element in value.elts if isinstance(element, ast.Constant)]
+        return len(items) == len(value.elts) and len(set(items)) == len(items)
 
     def _op_returns_new_tensors(self, call: Call) -> bool:
         """Whether a custom op registration's function is visible and returns only new tensors:
