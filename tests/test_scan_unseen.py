@@ -512,3 +512,34 @@ def test_onnx_names_given_as_distinct_literals_cannot_clash(catalog: Catalog, tm
         "2.11",
     )
     assert lines(pairs, "onnx-duplicate-io-names-error") == [6, 7, 10]
+
+
+def test_custom_process_group_new_group_without_backend(catalog: Catalog, tmp_path: Path) -> None:
+    """2.14's new_group() passes backend= to the default process group's own new_group(): reported
+    where a ProcessGroup subclass defines new_group() without it (the code to change); one that
+    takes backend or **kwargs, other classes and the callers of torch.distributed.new_group are
+    not."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch.distributed as dist
+        from torch._C._distributed_c10d import ProcessGroup
+        class FakePG(dist.ProcessGroup):
+            def new_group(self, ranks, *, timeout=None, pg_options=None, group_name=None, group_desc=None):
+                return None
+        class NewPG(ProcessGroup):
+            def new_group(self, ranks, *, timeout=None, backend=None, pg_options=None, group_name=None):
+                return None
+        class OpenPG(ProcessGroup):
+            def new_group(self, ranks, **kwargs):
+                return None
+        class Helper:
+            def new_group(self, ranks):
+                return dist.new_group(ranks)
+        group = dist.new_group(backend="gloo")
+        """,
+        "2.13",
+        "2.14",
+    )
+    assert lines(pairs, "custom-pg-new-group-backend-kwarg") == [4]

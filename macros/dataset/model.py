@@ -587,6 +587,13 @@ class SymbolUse(Record):
         "forward runs compiled when the module is compiled) or `training_step`, `validation_step`, `test_step`, "
         "`predict_step` (Lightning compiles these with a compiled LightningModule).",
     )
+    defines: Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] | None = Field(
+        default=None,
+        description="The change concerns subclasses of the name that define this method: with `keyword` and "
+        "`absent: true`, a method whose parameters lack that keyword (and take no `**kwargs`), reported where the "
+        "method is defined (a custom process group's `new_group()` without `backend`). Other uses of the name are "
+        "not reported by this symbol.",
+    )
     duplicates: bool = Field(
         default=False,
         description="The change concerns a keyword's value that holds the same item twice (duplicate ONNX input "
@@ -630,6 +637,7 @@ class SymbolUse(Record):
             self.method or None,
             self.compiled or None,
             self.aliasing or None,
+            self.defines,
         )
         if all(condition is None for condition in conditions):
             raise ValueError(
@@ -666,6 +674,7 @@ class SymbolUse(Record):
             ("compiled", False),
             ("aliasing", False),
             ("duplicates", False),
+            ("defines", None),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

@@ -43,6 +43,7 @@ class Symbol:
     compiled: bool = False
     aliasing: bool = False
     duplicates: bool = False
+    defines: str | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,7 @@ def from_catalog(catalog: Any) -> ScanData:
                             compiled=symbol.compiled,
                             aliasing=symbol.aliasing,
                             duplicates=symbol.duplicates,
+                            defines=symbol.defines,
                         )
                     )
                 else:

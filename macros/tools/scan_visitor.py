@@ -111,6 +111,7 @@ class Rule:
     compiled: bool = False  # only in code torch.compile runs
     aliasing: bool = False  # a custom op's function that may return an input
     duplicates: bool = False  # the keyword's value may hold an item twice
+    defines: str | None = None  # a subclass's method of this name, lacking `keyword`
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -130,6 +131,7 @@ class Rule:
             compiled=symbol.compiled,
             aliasing=symbol.aliasing,
             duplicates=symbol.duplicates,
+            defines=symbol.defines,
         )
 
     @property
@@ -330,6 +332,8 @@ class UseVisitor(ast.NodeVisitor):
 
     def _applies(self, rule: Rule, call: Call | None, name: str) -> str | None:
         """How the finding names the use, or None when the rule's condition does not hold."""
+        if rule.defines is not None:
+            return None  # reported where a subclass defines the method (`_overrides`)
         if rule.compiled and not self._in_compiled_code():
             return None
         if rule.aliasing and call is not None and self._op_returns_new_tensors(call):
@@ -848,6 +852,8 @@ class UseVisitor(ast.NodeVisitor):
         # `class S(Sampler[int])`: the base is Sampler, parameterized.
         unsubscripted = [base.value if isinstance(base, ast.Subscript) else base for base in node.bases]
         bases = [name for name in map(self.qualified, unsubscripted) if name is not None]
+        for base in bases:
+            self._overrides(node, base)
         self._bases.append(bases)
         self._class_dtypes.append(_LazyClass(node, self._attributes_of_one_dtype))
         saved_function, self._function = self._function, None  # a class body has its own names
@@ -859,6 +865,25 @@ class UseVisitor(ast.NodeVisitor):
         self._bases.pop()
         self._class_dtypes.pop()
         self.aliases.pop(node.name, None)
+
+    def _overrides(self, node: ast.ClassDef, base: str) -> None:
+        """`class PG(dist.ProcessGroup)` defining `new_group(self, ranks, *, timeout=None)`: a use,
+        at the method, of each rule on the base that names the method (`defines`) and a keyword
+        the method does not take (no parameter of that name, no `**kwargs`)."""
+        for rule in self.index.get(base, ()):
+            if rule.defines is None or rule.keyword is None:
+                continue
+            for method in node.body:
+                if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or method.name != rule.defines:
+                    continue
+                arguments = method.args
+                names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+                if rule.keyword in names or arguments.kwarg is not None:
+                    continue
+                if self._guards:
+                    self.guarded += 1
+                else:
+                    self.hits.append(Hit(method, f"{base}.{method.name}() without {rule.keyword}=", rule))
 
     # --- guards and handlers -------------------------------------------------------------------
 
