@@ -543,3 +543,31 @@ def test_custom_process_group_new_group_without_backend(catalog: Catalog, tmp_pa
         "2.14",
     )
     assert lines(pairs, "custom-pg-new-group-backend-kwarg") == [4]
+
+
+def test_istft_of_a_complex_spectrogram(catalog: Catalog, tmp_path: Path) -> None:
+    """2.0's istft refuses a real (..., 2) input: a spectrogram its function binds once to a
+    complex result (stft with return_complex=True, view_as_complex, an FFT, a complex factory) is
+    not one; a parameter or a real tensor still is reported."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        def roundtrip(x, z, n):
+            spec = torch.stft(x, n, return_complex=True)
+            y = torch.istft(spec, n)
+            packed = torch.view_as_complex(z)
+            y = torch.istft(packed, n)
+            half = torch.fft.rfft(x)
+            y = torch.istft(half, n)
+            made = torch.zeros(4, 4, dtype=torch.complex64)
+            y = torch.istft(made, n)
+            y = torch.istft(z, n)
+            real = torch.zeros(4, 4, 2, dtype=torch.float32)
+            return torch.istft(real, n)
+        """,
+        "1.13",
+        "2.0",
+    )
+    assert lines(pairs, "stft-return-complex-required") == [11, 13]

@@ -53,6 +53,16 @@ PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 #: The parameters a torch.nn layer makes in its constructor, in the dtype it is given (`dtype=`,
 #: else the global default: "factory_kwargs = {'device': device, 'dtype': dtype}" in each layer).
 LAYER_PARAMETERS = frozenset({"weight", "bias"})
+#: Calls whose result is always a complex tensor: the complex constructors and the FFTs of
+#: torch.fft that return complex values (not hfft/irfft, which return real ones).
+COMPLEX_RESULTS = frozenset(
+    {"torch.view_as_complex", "torch.complex", "torch.polar"}
+    | {f"torch.fft.{name}" for name in ("fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "rfft2", "rfftn")}
+    | {f"torch.fft.{name}" for name in ("ihfft", "ihfft2", "ihfftn")}
+)
+#: The dtype the scanner gives a complex result (any complex dtype: none is listed by a rule
+#: about real inputs).
+COMPLEX = "complex"
 #: Marks a class attribute holding a layer (its parameters' dtype follows), not a tensor.
 _LAYER = "layer:"
 #: Calls that make a new tensor, never an input or a view of one: the factories, their `*_like`
@@ -709,7 +719,19 @@ class UseVisitor(ast.NodeVisitor):
         return _LAYER + qualified if qualified else None
 
     def _made_with_dtype(self, value: ast.expr | None) -> str | None:
-        if not isinstance(value, ast.Call) or self.qualified(value.func) not in DTYPE_FACTORIES:
+        """The dtype of a factory call with `dtype=`, or COMPLEX for a call that returns a complex
+        tensor (`torch.view_as_complex`, `torch.fft.rfft`, `torch.stft(..., return_complex=True)`)."""
+        if not isinstance(value, ast.Call):
+            return None
+        name = self.qualified(value.func)
+        if name in COMPLEX_RESULTS:
+            return COMPLEX
+        if name in {"torch.stft", "torch.functional.stft"} and any(
+            k.arg == "return_complex" and isinstance(k.value, ast.Constant) and k.value.value is True
+            for k in value.keywords
+        ):
+            return COMPLEX
+        if name not in DTYPE_FACTORIES:
             return None
         dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
         return self.qualified(dtype) if dtype is not None else None
