@@ -571,3 +571,40 @@ def test_istft_of_a_complex_spectrogram(catalog: Catalog, tmp_path: Path) -> Non
         "2.0",
     )
     assert lines(pairs, "stft-return-complex-required") == [11, 13]
+
+
+def test_is_compiling_only_where_compilation_runs_untraced_code(catalog: Catalog, tmp_path: Path) -> None:
+    """2.13 keeps torch.compiler.is_compiling() true for the whole compile session: code Dynamo
+    traces (kornia's solvers branching on it) saw true before too; a tensor subclass's
+    __torch_dispatch__ and a compile backend now see it change."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        from torch._dynamo import register_backend
+        def solve(coeffs):
+            if torch.compiler.is_compiling():
+                return coeffs
+            return coeffs * 2
+        class Wrapped(torch.Tensor):
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                if torch.compiler.is_compiling():
+                    pass
+                return func(*args, **(kwargs or {}))
+        @register_backend
+        def my_backend(gm, inputs):
+            torch.compiler.is_compiling()
+            return gm
+        def other_backend(gm, inputs):
+            def run(*a):
+                return torch.compiler.is_compiling()
+            return run
+        compiled = torch.compile(solve, backend=other_backend)
+        optimized = torch._dynamo.optimize(other_backend)(solve)
+        """,
+        "2.12",
+        "2.13",
+    )
+    assert lines(pairs, "compiler-is-compiling-whole-session") == [10, 15, 19]

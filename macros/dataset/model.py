@@ -594,6 +594,13 @@ class SymbolUse(Record):
         "method is defined (a custom process group's `new_group()` without `backend`). Other uses of the name are "
         "not reported by this symbol.",
     )
+    untraced: bool = Field(
+        default=False,
+        description="The change only matters in code that runs while `torch.compile` compiles without Dynamo tracing "
+        "it: a use is reported only inside a tensor subclass's `__torch_dispatch__` or `__torch_function__`, a "
+        "compile backend the module defines (`@register_backend`, `torch.compile(backend=fn)`), or a function "
+        "nested in one of them. In code Dynamo traces the behaviour did not change.",
+    )
     duplicates: bool = Field(
         default=False,
         description="The change concerns a keyword's value that holds the same item twice (duplicate ONNX input "
@@ -638,11 +645,12 @@ class SymbolUse(Record):
             self.compiled or None,
             self.aliasing or None,
             self.defines,
+            self.untraced or None,
         )
         if all(condition is None for condition in conditions):
             raise ValueError(
                 "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
-                "dtypes, compiled: true, aliasing: true or name_kept: true"
+                "dtypes, compiled, untraced, aliasing, defines or name_kept: true"
             )
         if self.duplicates and (self.keyword is None or self.absent):
             raise ValueError("duplicates: true describes the value of a keyword passed: give the keyword")
@@ -675,6 +683,7 @@ class SymbolUse(Record):
             ("aliasing", False),
             ("duplicates", False),
             ("defines", None),
+            ("untraced", False),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

@@ -44,6 +44,7 @@ class Symbol:
     aliasing: bool = False
     duplicates: bool = False
     defines: str | None = None
+    untraced: bool = False
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ def from_catalog(catalog: Any) -> ScanData:
                             aliasing=symbol.aliasing,
                             duplicates=symbol.duplicates,
                             defines=symbol.defines,
+                            untraced=symbol.untraced,
                         )
                     )
                 else:

@@ -100,6 +100,11 @@ COMPILERS = frozenset({"torch.compile", "torch._dynamo.optimize"})
 #: and the steps Lightning wraps in the compiled module's dynamo context
 #: (pytorch_lightning/utilities/compile.py, `from_compiled`).
 COMPILED_METHODS = frozenset({"forward", "training_step", "validation_step", "test_step", "predict_step"})
+#: Methods that run during compilation without Dynamo tracing them: a tensor subclass's dispatch,
+#: which AOTAutograd calls while it traces the graph.
+UNTRACED_METHODS = frozenset({"__torch_dispatch__", "__torch_function__"})
+#: Decorators that register a function as a torch.compile backend.
+BACKEND_REGISTRARS = frozenset({"torch._dynamo.register_backend", "torch._dynamo.backends.registry.register_backend"})
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,7 @@ class Rule:
     aliasing: bool = False  # a custom op's function that may return an input
     duplicates: bool = False  # the keyword's value may hold an item twice
     defines: str | None = None  # a subclass's method of this name, lacking `keyword`
+    untraced: bool = False  # only in code that runs during compilation without being traced
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -142,6 +148,7 @@ class Rule:
             aliasing=symbol.aliasing,
             duplicates=symbol.duplicates,
             defines=symbol.defines,
+            untraced=symbol.untraced,
         )
 
     @property
@@ -304,7 +311,7 @@ class UseVisitor(ast.NodeVisitor):
                     self.methods.setdefault(rule.name.rsplit(".", 1)[-1], []).append(rule)
         self._stars: set[Path] = set()  # files whose names a relative star import is reading
         self._module: ast.Module | None = None
-        self._compiled_names: frozenset[str] | None = None  # functions the module passes to torch.compile
+        self._compile_names: tuple[frozenset[str], frozenset[str]] | None = None  # compiled functions, backends
         self._enclosing: list[tuple[str, bool, ast.AST]] = []  # enclosing functions: name, compiled for sure, node
         self._construction: set[int] | None = None  # ids of the functions run only while a model is built
         self._layers_dtype: str | None = None  # "" when the module's layers may have another dtype
@@ -345,6 +352,8 @@ class UseVisitor(ast.NodeVisitor):
         if rule.defines is not None:
             return None  # reported where a subclass defines the method (`_overrides`)
         if rule.compiled and not self._in_compiled_code():
+            return None
+        if rule.untraced and not self._in_untraced_compile_code():
             return None
         if rule.aliasing and call is not None and self._op_returns_new_tensors(call):
             return None
@@ -823,16 +832,21 @@ class UseVisitor(ast.NodeVisitor):
             return False
         if any(compiled for _, compiled, _ in self._enclosing):
             return True
-        if self._compiled_names is None:
-            self._compiled_names = self._passed_to_compiler()
-        return any(name in self._compiled_names for name, _, _ in self._enclosing)
+        return any(name in self._compile_targets()[0] for name, _, _ in self._enclosing)
 
-    def _passed_to_compiler(self) -> frozenset[str]:
-        """Names of the functions and methods the module gives to `torch.compile` (its first
-        argument, a name or `obj.name`), read once, when a rule first asks. Imports are resolved
-        as the module binds them anywhere (`import torch as t`, `from torch import compile`)."""
+    def _compile_targets(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The names of the functions and methods the module gives to `torch.compile` (its first
+        argument, a name or `obj.name`; `torch.compile(...)(f)`, `torch._dynamo.optimize(...)(f)`),
+        and of the functions it gives as a backend (`backend=fn`, `torch._dynamo.optimize(fn)`,
+        `@register_backend`). Read once, when a rule first asks; imports are resolved as the module
+        binds them anywhere (`import torch as t`, `from torch import compile`)."""
+        if self._compile_names is not None:
+            return self._compile_names
+        compiled: set[str] = set()
+        backends: set[str] = set()
         if self._module is None:
-            return frozenset()
+            self._compile_names = (frozenset(), frozenset())
+            return self._compile_names
         local: dict[str, str] = {}
         for node in ast.walk(self._module):
             if isinstance(node, ast.Import):
@@ -842,22 +856,50 @@ class UseVisitor(ast.NodeVisitor):
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 for alias in node.names:
                     local[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-        names = set()
-        for node in ast.walk(self._module):
-            if not isinstance(node, ast.Call) or not node.args:
-                continue
-            func = node.func.func if isinstance(node.func, ast.Call) else node.func  # optimize(...)(f)
+
+        def resolved(func: ast.AST) -> str | None:
             parts = []
             while isinstance(func, ast.Attribute):
                 parts.append(func.attr)
                 func = func.value
             if not isinstance(func, ast.Name) or func.id not in local:
+                return None
+            return ".".join([local[func.id], *reversed(parts)])
+
+        for node in ast.walk(self._module):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+                resolved(d.func if isinstance(d, ast.Call) else d) in BACKEND_REGISTRARS for d in node.decorator_list
+            ):
+                backends.add(node.name)
+            if not isinstance(node, ast.Call):
                 continue
-            if ".".join([local[func.id], *reversed(parts)]) in COMPILERS:
-                target = node.args[0]
-                if isinstance(target, ast.Name | ast.Attribute):
-                    names.add(_identifier(target))
-        return frozenset(names)
+            outer = isinstance(node.func, ast.Call)  # compile(...)(f), optimize(...)(f)
+            name = resolved(node.func.func if isinstance(node.func, ast.Call) else node.func)
+            if name not in COMPILERS:
+                continue
+            for keyword in node.keywords:
+                if keyword.arg == "backend" and isinstance(keyword.value, ast.Name | ast.Attribute):
+                    backends.add(_identifier(keyword.value))
+            first = node.args[0] if node.args else None
+            if not isinstance(first, ast.Name | ast.Attribute):
+                continue
+            if outer or name == "torch.compile":
+                compiled.add(_identifier(first))
+            else:  # torch._dynamo.optimize(backend)
+                backends.add(_identifier(first))
+        self._compile_names = (frozenset(compiled), frozenset(backends))
+        return self._compile_names
+
+    def _in_untraced_compile_code(self) -> bool:
+        """Whether the code being read runs during compilation without Dynamo tracing it: a
+        tensor subclass's `__torch_dispatch__` or `__torch_function__` (AOTAutograd calls it), or
+        a compile backend the module defines (`@register_backend`, `torch.compile(backend=fn)`,
+        `torch._dynamo.optimize(fn)`), or a function nested in one of them."""
+        if not self._enclosing:
+            return False
+        if any(name in UNTRACED_METHODS for name, _, _ in self._enclosing):
+            return True
+        return any(name in self._compile_targets()[1] for name, _, _ in self._enclosing)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
