@@ -345,8 +345,9 @@ def test_actions_name_no_sources_of_the_site(catalog: Catalog) -> None:
 
 def test_distributed_nn_collectives_only_in_compiled_code(catalog: Catalog, tmp_path: Path) -> None:
     """The 2.12 error is raised only under torch.compile: an eager loss aggregation (accelerate's
-    sequence-parallel test script, open_clip's ClipLoss) is not a use; a decorated function, one
-    the module passes to torch.compile, a function nested in it and a module's forward are."""
+    sequence-parallel test script, open_clip's ClipLoss) is not a use, nor a loss module's forward
+    (scripts compile the model, not the loss); a decorated function, one the module passes to
+    torch.compile, a function nested in it and a module's forward are."""
     pairs = found(
         catalog,
         tmp_path,
@@ -376,6 +377,9 @@ def test_distributed_nn_collectives_only_in_compiled_code(catalog: Catalog, tmp_
                 return torch.distributed.nn.all_gather(x)
         compiled = torch.compile(Gather().step)
         torch.distributed.nn.all_gather(t)
+        class SigLipLoss(torch.nn.Module):
+            def forward(self, x):
+                return torch.distributed.nn.all_gather(x)
         """,
         "2.11",
         "2.12",

@@ -584,7 +584,8 @@ class SymbolUse(Record):
         description="The change only matters in code `torch.compile` runs: a use is reported only inside a function "
         "decorated with `torch.compile` (or `torch._dynamo.optimize(...)`), a function or method the same module "
         "passes by name to `torch.compile`, a function nested in one of them, or a method named `forward` (a module's "
-        "forward runs compiled when the module is compiled) or `training_step`, `validation_step`, `test_step`, "
+        "forward runs compiled when the module is compiled; not a class named `...Loss`) or `training_step`, "
+        "`validation_step`, `test_step`, "
         "`predict_step` (Lightning compiles these with a compiled LightningModule).",
     )
     defines: Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] | None = Field(

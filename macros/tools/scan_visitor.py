@@ -100,6 +100,9 @@ COMPILERS = frozenset({"torch.compile", "torch._dynamo.optimize"})
 #: and the steps Lightning wraps in the compiled module's dynamo context
 #: (pytorch_lightning/utilities/compile.py, `from_compiled`).
 COMPILED_METHODS = frozenset({"forward", "training_step", "validation_step", "test_step", "predict_step"})
+#: A loss module (`ClipLoss`, `nn.CrossEntropyLoss`): training scripts compile the model and call
+#: the loss outside it, so a loss's forward is not taken for compiled code.
+LOSS_SUFFIX = "Loss"
 #: Methods that run during compilation without Dynamo tracing them: a tensor subclass's dispatch,
 #: which AOTAutograd calls while it traces the graph.
 UNTRACED_METHODS = frozenset({"__torch_dispatch__", "__torch_function__"})
@@ -317,6 +320,7 @@ class UseVisitor(ast.NodeVisitor):
         self._layers_dtype: str | None = None  # "" when the module's layers may have another dtype
         self._narrowed: set[str] = set()  # names an enclosing `if isinstance(m, nn.Linear)` narrows to a layer
         self._in_class_body = False  # the statement being read is directly in a class body
+        self._class_names: list[str] = []  # the enclosing classes' names
         self._decorated: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # while reading its decorators
 
     # --- matching ------------------------------------------------------------------------------
@@ -757,7 +761,11 @@ class UseVisitor(ast.NodeVisitor):
         self._decorated = saved_decorated
         compiled = any(
             self.qualified(d.func if isinstance(d, ast.Call) else d) in COMPILERS for d in node.decorator_list
-        ) or (in_class and node.name in COMPILED_METHODS)
+        ) or (
+            in_class
+            and node.name in COMPILED_METHODS
+            and not (self._class_names and self._class_names[-1].endswith(LOSS_SUFFIX))
+        )
         self._enclosing.append((node.name, compiled, node))
         self._scoped(node)
         self._enclosing.pop()
@@ -922,9 +930,11 @@ class UseVisitor(ast.NodeVisitor):
         self._class_dtypes.append(_LazyClass(node, self._attributes_of_one_dtype))
         saved_function, self._function = self._function, None  # a class body has its own names
         saved_class, self._in_class_body = self._in_class_body, True
+        self._class_names.append(node.name)
         for statement in node.body:
             self.visit(statement)
         self._in_class_body = saved_class
+        self._class_names.pop()
         self._function = saved_function
         self._bases.pop()
         self._class_dtypes.pop()
