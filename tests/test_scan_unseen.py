@@ -612,3 +612,22 @@ def test_is_compiling_only_where_compilation_runs_untraced_code(catalog: Catalog
         "2.13",
     )
     assert lines(pairs, "compiler-is-compiling-whole-session") == [10, 15, 19]
+
+
+def test_init_process_group_backend_by_position(catalog: Catalog, tmp_path: Path) -> None:
+    """backend is init_process_group's first parameter and new_group's third: Lightning's
+    `init_process_group(torch_distributed_backend, rank=..., **kwargs)` and ignite's
+    `init_process_group(backend, init_method=..., **kw)` name it; 2.15's nccl2 default is met by
+    `init_process_group("nccl")` as by the keyword."""
+    code = """
+        import torch.distributed as dist
+        def init(backend, **kwargs):
+            dist.init_process_group(backend, rank=0, world_size=1, **kwargs)
+            dist.init_process_group(rank=0, world_size=1)
+            dist.init_process_group("nccl")
+            dist.new_group([0, 1], None, "nccl")
+        """
+    pairs = found(catalog, tmp_path, code, "2.13", "2.14")
+    assert lines(pairs, "distributed-backend-choice-stricter-splits-2-14") == [4]
+    result = scan([tmp_path / "user.py"], catalog, "2.14", "2.15", "https://example.org/", frozenset({"cuda"}))
+    assert sorted(f.line for f in result.findings if f.item_id == "nccl-backend-is-nccl2") == [5, 6]
