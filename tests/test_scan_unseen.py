@@ -631,3 +631,26 @@ def test_init_process_group_backend_by_position(catalog: Catalog, tmp_path: Path
     assert lines(pairs, "distributed-backend-choice-stricter-splits-2-14") == [4]
     result = scan([tmp_path / "user.py"], catalog, "2.14", "2.15", "https://example.org/", frozenset({"cuda"}))
     assert sorted(f.line for f in result.findings if f.item_id == "nccl-backend-is-nccl2") == [5, 6]
+
+
+def test_a_check_that_a_name_is_there_runs_nothing(catalog: Catalog, tmp_path: Path) -> None:
+    """`associative_scan is not None` (transformers' Jamba and Zamba) runs no scan: for 2.8's
+    stricter higher-order-op check it is no use; the call is. A removed name's None check still
+    is (the name must go)."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        from torch._higher_order_ops.associative_scan import associative_scan
+        from torch.export import export_for_training
+        def ssm(a, b, use_scan):
+            if use_scan and associative_scan is not None:
+                return associative_scan(combine, (a, b), dim=2)
+            if export_for_training is None:
+                return None
+        """,
+        "2.7",
+        "2.15",
+    )
+    assert lines(pairs, "hop-aliasing-mutation-check") == [5]
+    assert lines(pairs, "export-for-training-removed") == [2, 6]

@@ -1079,6 +1079,21 @@ class UseVisitor(ast.NodeVisitor):
         for argument in arguments:
             self.visit(argument)
 
+    def visit_Compare(self, node: ast.Compare) -> None:
+        """`associative_scan is not None`, `if flex_attention is None`: a check that the name is
+        there runs nothing, so for a changed behaviour it is no use (as a type check); for a name
+        deprecated or removed it still is."""
+        operands = [node.left, *node.comparators]
+        if all(isinstance(op, ast.Is | ast.IsNot) for op in node.ops) and any(
+            isinstance(o, ast.Constant) and o.value is None for o in operands
+        ):
+            saved, self._context = self._context, "isinstance"
+            for operand in operands:
+                self.visit(operand)
+            self._context = saved
+            return
+        self.generic_visit(node)
+
     def _match_method(self, func: ast.Attribute, call: Call) -> None:
         """`a.cross(b)` on an object the scanner cannot name: a use of each rule that takes the
         method form of `torch.Tensor.cross`."""
