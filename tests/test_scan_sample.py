@@ -63,8 +63,6 @@ TARGET = 0.9
 BELOW_TARGET = {
     ("demucs-4.0.1", "1.8-2.15"): "istft of a parameter the caller fills with a complex spectrogram (1 of 5)",
     ("timm-1.0.15", "0.0-2.15"): "SDPA with a finite relative-position bias or no mask from its callers (5 of 11)",
-    ("transformers-5.23.0", "2.8-2.13"): "a module-level ONNX translation table of single functions; ONNX names made"
-    " unique by the project's own helper (2 of 11)",
     (
         "pytorch_lightning-2.6.6",
         "2.8-2.13",

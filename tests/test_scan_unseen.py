@@ -654,3 +654,31 @@ def test_a_check_that_a_name_is_there_runs_nothing(catalog: Catalog, tmp_path: P
     )
     assert lines(pairs, "hop-aliasing-mutation-check") == [5]
     assert lines(pairs, "export-for-training-removed") == [2, 6]
+
+
+def test_onnx_translation_tables_of_single_functions(catalog: Catalog, tmp_path: Path) -> None:
+    """2.11's custom_translation_table takes one function per op, no longer a sequence: a literal
+    table of single functions, or a module-level table every write of which adds one (transformers'
+    _ONNX_TRANSLATION_TABLE: `= {}`, `.update({...})`, `[op] = fn`), is unchanged; a table with a
+    list of overloads, or one built elsewhere, is reported."""
+    pairs = found(
+        catalog,
+        tmp_path,
+        """
+        import torch
+        TABLE: dict = {}
+        TABLE.update({torch.ops.aten.add.Tensor: custom_add})
+        TABLE[torch.ops.aten.mm.default] = (
+            custom_mm
+        )
+        OVERLOADS = {torch.ops.aten.add.Tensor: [add_float, add_int]}
+        def export(model, x, table):
+            torch.onnx.export(model, (x,), custom_translation_table={torch.ops.aten.relu.default: relu})
+            torch.onnx.export(model, (x,), custom_translation_table=TABLE)
+            torch.onnx.export(model, (x,), custom_translation_table=OVERLOADS)
+            torch.onnx.export(model, (x,), custom_translation_table=table)
+        """,
+        "2.10",
+        "2.11",
+    )
+    assert lines(pairs, "onnx-custom-translation-single-function") == [11, 12]

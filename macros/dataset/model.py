@@ -602,6 +602,12 @@ class SymbolUse(Record):
         "compile backend the module defines (`@register_backend`, `torch.compile(backend=fn)`), or a function "
         "nested in one of them. In code Dynamo traces the behaviour did not change.",
     )
+    sequence_values: bool = Field(
+        default=False,
+        description="The change concerns a mapping given to the keyword whose values are sequences (several "
+        "callables per key): a literal dict, or a dict variable the module (or the function) only ever fills with "
+        "literal entries, whose values are all single names, attributes or lambdas is not reported.",
+    )
     duplicates: bool = Field(
         default=False,
         description="The change concerns a keyword's value that holds the same item twice (duplicate ONNX input "
@@ -653,8 +659,8 @@ class SymbolUse(Record):
                 "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
                 "dtypes, compiled, untraced, aliasing, defines or name_kept: true"
             )
-        if self.duplicates and (self.keyword is None or self.absent):
-            raise ValueError("duplicates: true describes the value of a keyword passed: give the keyword")
+        if (self.duplicates or self.sequence_values) and (self.keyword is None or self.absent):
+            raise ValueError("duplicates and sequence_values describe the value of a keyword passed: give the keyword")
         if self.keyword is None and (self.absent or not self.any_value):
             raise ValueError("value and absent describe a keyword: give the keyword")
         if self.absent and not self.any_value:
@@ -685,6 +691,7 @@ class SymbolUse(Record):
             ("duplicates", False),
             ("defines", None),
             ("untraced", False),
+            ("sequence_values", False),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

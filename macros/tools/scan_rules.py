@@ -45,6 +45,7 @@ class Symbol:
     duplicates: bool = False
     defines: str | None = None
     untraced: bool = False
+    sequence_values: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ def from_catalog(catalog: Any) -> ScanData:
                             duplicates=symbol.duplicates,
                             defines=symbol.defines,
                             untraced=symbol.untraced,
+                            sequence_values=symbol.sequence_values,
                         )
                     )
                 else:

@@ -131,6 +131,7 @@ class Rule:
     duplicates: bool = False  # the keyword's value may hold an item twice
     defines: str | None = None  # a subclass's method of this name, lacking `keyword`
     untraced: bool = False  # only in code that runs during compilation without being traced
+    sequence_values: bool = False  # the keyword's mapping may map a key to several values
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -152,6 +153,7 @@ class Rule:
             duplicates=symbol.duplicates,
             defines=symbol.defines,
             untraced=symbol.untraced,
+            sequence_values=symbol.sequence_values,
         )
 
     @property
@@ -401,6 +403,8 @@ class UseVisitor(ast.NodeVisitor):
                 return f"{name}({unpacked}){MAY_APPLY}it sets {rule.keyword}="
             return None
         if passed and rule.duplicates and self._distinct_literal(call, rule.keyword):
+            return None
+        if passed and rule.sequence_values and self._single_valued_mapping(call, rule.keyword):
             return None
         if passed:
             return f"{name}({rule.keyword}=...)"
@@ -788,6 +792,55 @@ class UseVisitor(ast.NodeVisitor):
             return False
         items = [element.value for element in value.elts if isinstance(element, ast.Constant)]
         return len(items) == len(value.elts) and len(set(items)) == len(items)
+
+    def _single_valued_mapping(self, call: Call, keyword: str) -> bool:
+        """Whether the call passes `keyword` a dict whose every value is one name, attribute or
+        lambda: a literal, a variable its function binds once to one, or a name every write of
+        which in the module is such an entry (`T: dict = {}`, `T.update({op: fn})`, `T[op] = fn`)."""
+        value = next((k.value for k in call.expanded() if k.arg == keyword), None)
+        if isinstance(value, ast.Dict):
+            return _single_values(value)
+        if not isinstance(value, ast.Name):
+            return False
+        bound = self._facts_of_function().values.get(value.id)
+        if isinstance(bound, ast.Dict):
+            return _single_values(bound)
+        if self._module is None:
+            return False
+        name, writes = value.id, 0
+        for node in ast.walk(self._module):
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id == name:
+                        writes += 1
+                        if not (isinstance(node.value, ast.Dict) and _single_values(node.value)):
+                            return False
+                    elif (
+                        isinstance(target, ast.Subscript)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == name
+                        and not _single(node.value)
+                    ):
+                        return False
+            elif isinstance(node, ast.AugAssign | ast.NamedExpr) and _identifier(node.target) == name:
+                return False
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == name
+                and node.func.attr in {"update", "setdefault", "__setitem__", "__ior__"}
+            ):
+                arguments = [*node.args[1:]] if node.func.attr != "update" else []
+                dicts = [a for a in node.args if isinstance(a, ast.Dict)] if node.func.attr == "update" else []
+                if node.func.attr == "update" and len(dicts) != len(node.args):
+                    return False
+                if not all(_single_values(d) for d in dicts) or not all(_single(a) for a in arguments):
+                    return False
+                if not all(_single(k.value) for k in node.keywords):
+                    return False
+        return writes == 1
 
     def _op_returns_new_tensors(self, call: Call) -> bool:
         """Whether a custom op registration's function is visible and returns only new tensors:
@@ -1202,6 +1255,16 @@ def _construction_functions(module: ast.Module) -> set[int]:
                 found.add(key)
                 changed = True
     return found
+
+
+def _single(value: ast.expr | None) -> bool:
+    """One callable, as a translation table's value: a name, an attribute or a lambda."""
+    return isinstance(value, ast.Name | ast.Attribute | ast.Lambda)
+
+
+def _single_values(node: ast.Dict) -> bool:
+    """A literal dict without `**other` whose values are all single callables."""
+    return all(key is not None for key in node.keys) and all(_single(value) for value in node.values)
 
 
 def _keys_written(node: ast.AST) -> list[tuple[str, str]]:

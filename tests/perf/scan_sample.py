@@ -217,7 +217,8 @@ def excerpt(
 
 def _functions_named(module: ast.Module, line: int) -> list[ast.stmt]:
     """The module's top-level functions that the innermost statement holding `line` names (a
-    registration `custom_op("ns::op", fn)` reads what `fn` returns)."""
+    registration `custom_op("ns::op", fn)` reads what `fn` returns), and the module-level
+    statements that write a name it reads (a translation table it passes)."""
     holding = [
         node
         for node in ast.walk(module)
@@ -232,8 +233,29 @@ def _functions_named(module: ast.Module, line: int) -> list[ast.stmt]:
     return [
         statement
         for statement in _top_level(module.body)
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and statement.name in names
+        if (isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and statement.name in names)
+        or _writes(statement) & names
     ]
+
+
+def _writes(statement: ast.stmt) -> set[str]:
+    """The module-level names a simple statement writes: `T = ...`, `T: dict = {}`, `T[k] = v`,
+    `T.update(...)` (a table the sampled call is given)."""
+    if isinstance(statement, ast.Assign | ast.AnnAssign):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        return {
+            (target.value if isinstance(target, ast.Subscript) else target).id  # type: ignore[union-attr]
+            for target in targets
+            if isinstance(target.value if isinstance(target, ast.Subscript) else target, ast.Name)
+        }
+    if (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Call)
+        and isinstance(statement.value.func, ast.Attribute)
+        and isinstance(statement.value.func.value, ast.Name)
+    ):
+        return {statement.value.func.value.id}
+    return set()
 
 
 def _span(node: ast.stmt) -> tuple[int, int]:
