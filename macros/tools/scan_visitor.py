@@ -30,6 +30,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from macros.dataset.vocabulary import TORCH
+from macros.tools.scan_module import (
+    COMPILERS,
+    UNTRACED_METHODS,
+    compile_targets,
+    construction_functions,
+    keys_written,
+    single,
+    single_values,
+)
+from macros.tools.scan_module import identifier as _identifier
 from macros.tools.scan_output import MAY_APPLY
 from macros.tools.scan_rules import ScanItem, Symbol
 
@@ -93,9 +103,6 @@ NEW_TENSORS = frozenset(
         "stack",
     ]
 )
-#: What compiles the function it decorates or is given: `@torch.compile`, `@torch.compile(...)`,
-#: `torch.compile(step)`, and the older `torch._dynamo.optimize(...)`.
-COMPILERS = frozenset({"torch.compile", "torch._dynamo.optimize"})
 #: Methods that run compiled when their object is: a module's `forward` (`torch.compile(model)`),
 #: and the steps Lightning wraps in the compiled module's dynamo context
 #: (pytorch_lightning/utilities/compile.py, `from_compiled`).
@@ -103,11 +110,6 @@ COMPILED_METHODS = frozenset({"forward", "training_step", "validation_step", "te
 #: A loss module (`ClipLoss`, `nn.CrossEntropyLoss`): training scripts compile the model and call
 #: the loss outside it, so a loss's forward is not taken for compiled code.
 LOSS_SUFFIX = "Loss"
-#: Methods that run during compilation without Dynamo tracing them: a tensor subclass's dispatch,
-#: which AOTAutograd calls while it traces the graph.
-UNTRACED_METHODS = frozenset({"__torch_dispatch__", "__torch_function__"})
-#: Decorators that register a function as a torch.compile backend.
-BACKEND_REGISTRARS = frozenset({"torch._dynamo.register_backend", "torch._dynamo.backends.registry.register_backend"})
 
 
 @dataclass(frozen=True)
@@ -604,7 +606,7 @@ class UseVisitor(ast.NodeVisitor):
                 unpacked[node.value.id] = unpacked.get(node.value.id, 0) + 1
             for name in names:
                 stores[name] = stores.get(name, 0) + 1
-            for name, key in _keys_written(node):
+            for name, key in keys_written(node):
                 stored.setdefault(name, set()).add(key)
             if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -654,7 +656,7 @@ class UseVisitor(ast.NodeVisitor):
         if not self._enclosing or self._module is None:
             return False
         if self._construction is None:
-            self._construction = _construction_functions(self._module)
+            self._construction = construction_functions(self._module)
         return any(id(node) in self._construction for _, _, node in self._enclosing)
 
     def _module_layers_dtype(self) -> str | None:
@@ -799,12 +801,12 @@ class UseVisitor(ast.NodeVisitor):
         which in the module is such an entry (`T: dict = {}`, `T.update({op: fn})`, `T[op] = fn`)."""
         value = next((k.value for k in call.expanded() if k.arg == keyword), None)
         if isinstance(value, ast.Dict):
-            return _single_values(value)
+            return single_values(value)
         if not isinstance(value, ast.Name):
             return False
         bound = self._facts_of_function().values.get(value.id)
         if isinstance(bound, ast.Dict):
-            return _single_values(bound)
+            return single_values(bound)
         if self._module is None:
             return False
         name, writes = value.id, 0
@@ -814,13 +816,13 @@ class UseVisitor(ast.NodeVisitor):
                 for target in targets:
                     if isinstance(target, ast.Name) and target.id == name:
                         writes += 1
-                        if not (isinstance(node.value, ast.Dict) and _single_values(node.value)):
+                        if not (isinstance(node.value, ast.Dict) and single_values(node.value)):
                             return False
                     elif (
                         isinstance(target, ast.Subscript)
                         and isinstance(target.value, ast.Name)
                         and target.value.id == name
-                        and not _single(node.value)
+                        and not single(node.value)
                     ):
                         return False
             elif isinstance(node, ast.AugAssign | ast.NamedExpr) and _identifier(node.target) == name:
@@ -836,9 +838,9 @@ class UseVisitor(ast.NodeVisitor):
                 dicts = [a for a in node.args if isinstance(a, ast.Dict)] if node.func.attr == "update" else []
                 if node.func.attr == "update" and len(dicts) != len(node.args):
                     return False
-                if not all(_single_values(d) for d in dicts) or not all(_single(a) for a in arguments):
+                if not all(single_values(d) for d in dicts) or not all(single(a) for a in arguments):
                     return False
-                if not all(_single(k.value) for k in node.keywords):
+                if not all(single(k.value) for k in node.keywords):
                     return False
         return writes == 1
 
@@ -896,59 +898,11 @@ class UseVisitor(ast.NodeVisitor):
         return any(name in self._compile_targets()[0] for name, _, _ in self._enclosing)
 
     def _compile_targets(self) -> tuple[frozenset[str], frozenset[str]]:
-        """The names of the functions and methods the module gives to `torch.compile` (its first
-        argument, a name or `obj.name`; `torch.compile(...)(f)`, `torch._dynamo.optimize(...)(f)`),
-        and of the functions it gives as a backend (`backend=fn`, `torch._dynamo.optimize(fn)`,
-        `@register_backend`). Read once, when a rule first asks; imports are resolved as the module
-        binds them anywhere (`import torch as t`, `from torch import compile`)."""
-        if self._compile_names is not None:
-            return self._compile_names
-        compiled: set[str] = set()
-        backends: set[str] = set()
-        if self._module is None:
-            self._compile_names = (frozenset(), frozenset())
-            return self._compile_names
-        local: dict[str, str] = {}
-        for node in ast.walk(self._module):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    top = alias.name.split(".")[0]
-                    local[alias.asname or top] = alias.name if alias.asname else top
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for alias in node.names:
-                    local[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-
-        def resolved(func: ast.AST) -> str | None:
-            parts = []
-            while isinstance(func, ast.Attribute):
-                parts.append(func.attr)
-                func = func.value
-            if not isinstance(func, ast.Name) or func.id not in local:
-                return None
-            return ".".join([local[func.id], *reversed(parts)])
-
-        for node in ast.walk(self._module):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-                resolved(d.func if isinstance(d, ast.Call) else d) in BACKEND_REGISTRARS for d in node.decorator_list
-            ):
-                backends.add(node.name)
-            if not isinstance(node, ast.Call):
-                continue
-            outer = isinstance(node.func, ast.Call)  # compile(...)(f), optimize(...)(f)
-            name = resolved(node.func.func if isinstance(node.func, ast.Call) else node.func)
-            if name not in COMPILERS:
-                continue
-            for keyword in node.keywords:
-                if keyword.arg == "backend" and isinstance(keyword.value, ast.Name | ast.Attribute):
-                    backends.add(_identifier(keyword.value))
-            first = node.args[0] if node.args else None
-            if not isinstance(first, ast.Name | ast.Attribute):
-                continue
-            if outer or name == "torch.compile":
-                compiled.add(_identifier(first))
-            else:  # torch._dynamo.optimize(backend)
-                backends.add(_identifier(first))
-        self._compile_names = (frozenset(compiled), frozenset(backends))
+        """compile_targets of the module, read once."""
+        if self._compile_names is None:
+            self._compile_names = (
+                compile_targets(self._module) if self._module is not None else (frozenset(), frozenset())
+            )
         return self._compile_names
 
     def _in_untraced_compile_code(self) -> bool:
@@ -1206,103 +1160,6 @@ def _top_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 yield from _top_level_statements(block)
 
 
-def _construction_functions(module: ast.Module) -> set[int]:
-    """The ids of the functions that run only while a model is built: every class's `__init__`,
-    and, repeatedly, the methods of that class (`self.name`) and the module's top-level functions
-    (`name`) named in a function already found, when no other function of the module, and no
-    module-level statement, names them."""
-    functions: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.ClassDef | None]] = []
-    for statement in module.body:
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-            functions.append((statement, None))
-        elif isinstance(statement, ast.ClassDef):
-            functions += [
-                (method, statement)
-                for method in statement.body
-                if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef)
-            ]
-    top = {f.name: f for f, owner in functions if owner is None}
-    methods = {(id(owner), f.name): f for f, owner in functions if owner is not None}
-    named: dict[int, set[int]] = {}  # function id -> ids of the functions it names
-    named_outside: set[int] = set()  # named by module-level code
-    for function, owner in functions:
-        refs = set()
-        for node in ast.walk(function):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in top:
-                refs.add(id(top[node.id]))
-            elif (
-                owner is not None
-                and isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id == "self"
-                and (id(owner), node.attr) in methods
-            ):
-                refs.add(id(methods[id(owner), node.attr]))
-        named[id(function)] = refs - {id(function)}
-    for statement in module.body:
-        if not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            named_outside |= {id(top[n.id]) for n in ast.walk(statement) if isinstance(n, ast.Name) and n.id in top}
-    found = {id(f) for f, owner in functions if owner is not None and f.name == "__init__"}
-    changed = True
-    while changed:
-        changed = False
-        for function, _ in functions:
-            key = id(function)
-            if key in found or key in named_outside:
-                continue
-            callers = {caller for caller, refs in named.items() if key in refs}
-            if callers and callers <= found:
-                found.add(key)
-                changed = True
-    return found
-
-
-def _single(value: ast.expr | None) -> bool:
-    """One callable, as a translation table's value: a name, an attribute or a lambda."""
-    return isinstance(value, ast.Name | ast.Attribute | ast.Lambda)
-
-
-def _single_values(node: ast.Dict) -> bool:
-    """A literal dict without `**other` whose values are all single callables."""
-    return all(key is not None for key in node.keys) and all(_single(value) for value in node.values)
-
-
-def _keys_written(node: ast.AST) -> list[tuple[str, str]]:
-    """(dict name, key) for each literal string key the node writes into a local dict:
-    `d["k"] = v`, `d.update(k=v)`, `d.update({"k": v})`, `d.setdefault("k", v)`, and
-    `d = {..., "k": v}` / `d = dict(..., k=v)` (also with `**other` inside)."""
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
-        key = node.slice
-        if isinstance(key, ast.Constant) and isinstance(key.value, str):
-            return [(node.value.id, key.value)]
-        return []
-    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-        return [(node.targets[0].id, key) for key in _literal_keys(node.value)]
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name)
-        and node.func.attr in {"update", "setdefault"}
-    ):
-        name = node.func.value.id
-        if node.func.attr == "setdefault":
-            first = node.args[0] if node.args else None
-            return [(name, first.value)] if isinstance(first, ast.Constant) and isinstance(first.value, str) else []
-        keys = [k.arg for k in node.keywords if k.arg is not None]
-        keys += [key for argument in node.args for key in _literal_keys(argument)]
-        return [(name, key) for key in keys]
-    return []
-
-
-def _literal_keys(node: ast.expr) -> list[str]:
-    """The literal string keys of `{"k": v, **other}` or `dict(other, k=v)`."""
-    if isinstance(node, ast.Dict):
-        return [k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
-        return [k.arg for k in node.keywords if k.arg is not None]
-    return []
-
-
 def _walk_own_scope(body: list[ast.stmt]) -> Iterator[ast.AST]:
     """Every node of a function's body, without the bodies of the functions, lambdas and classes
     defined in it (their names are bindings of this scope; what they bind is theirs)."""
@@ -1350,10 +1207,6 @@ _OLDER_NAME = re.compile(r"less|older|_lt(?:_|\d|$)|_le(?:_|\d|$)|before|below",
 _NEWER_OPERATORS = {">=": True, ">": True, "<": False, "<=": False}
 #: Calls that read a signature: `inspect.signature(f).parameters`, `getfullargspec(f).args`.
 _SIGNATURE_READERS = frozenset({"signature", "getfullargspec", "getargspec", "co_varnames", "__code__"})
-
-
-def _identifier(node: ast.AST) -> str:
-    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
 def _reads_torch_version(node: ast.AST) -> bool:
