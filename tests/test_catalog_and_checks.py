@@ -69,18 +69,30 @@ def test_pages_and_nav_follow_the_data_and_the_page_type_registry(catalog: Catal
     pages = generated_pages(catalog)
     assert [p.path for p in pages][:3] == ["releases/9.2.md", "releases/9.1.md", "releases/9.0.md"]
     site_nav = nav(pages)
-    # One entry per page type with a nav title, in the registry's order; a section lists its index,
-    # then every generated page whose type it heads, in the order of the pages.
-    assert [next(iter(entry)) for entry in site_nav] == [t.nav for t in PAGE_TYPES if t.nav]
-    for listed_type, entry in zip([t for t in PAGE_TYPES if t.nav], site_nav, strict=True):
+    # One entry per page type with a nav title and no section, in the registry's order; a section
+    # lists its index, then the hand-written pages in it, then every generated page whose type it
+    # heads, in the order of the pages.
+    top = [t for t in PAGE_TYPES if t.nav and t.section is None]
+    assert [next(iter(entry)) for entry in site_nav] == [t.nav for t in top]
+    for listed_type, entry in zip(top, site_nav, strict=True):
         (listed,) = entry.values()
         if listed_type.heads is None:
             assert listed == listed_type.pattern
             continue
+        hand = [{t.nav: t.pattern} for t in PAGE_TYPES if t.section == listed_type.name and not t.generated]
         members = [{p.title: p.path} for p in pages if p.type.section == listed_type.name]
-        assert members and listed == [{listed_type.heads: listed_type.pattern}, *members]
+        assert hand + members and listed == [{listed_type.heads: listed_type.pattern}, *hand, *members]
     releases = next(listed for entry in site_nav for title, listed in entry.items() if title == "Releases")
     assert releases[:2] == [{"All releases": "releases/index.md"}, {"PyTorch 9.2": "releases/9.2.md"}]
+    # The tools are one section, and a page moved into it keeps its address (wikis link to api.html).
+    tools = next(listed for entry in site_nav for title, listed in entry.items() if title == "Tools")
+    assert tools == [
+        {"All tools": "tools/index.md"},
+        {"Newest for your machine": "tools/doctor.md"},
+        {"Scan your code": "tools/scanner.md"},
+        {"Check your packages": "tools/stack.md"},
+        {"JSON API and feed": "api.md"},
+    ]
 
 
 def test_every_hand_written_page_has_its_page_type() -> None:
@@ -131,8 +143,8 @@ def test_guides_are_left_out_of_search_and_nav(catalog: Catalog) -> None:
     assert all(not page.type.searchable for page in guides)
     assert all("search:\n  exclude: true" in page.front_matter() for page in guides)
     assert not [page for page in pages_in(nav(generated_pages(catalog))) if page.startswith("upgrade/9")]
-    # The guides, and the stack command's page (linked from the ecosystem table and every guide).
-    assert not_in_nav() == "/upgrade/*-to-*.md\n/tools/stack.md\n"
+    # The guides alone: every other page is in the nav (the tools in their section).
+    assert not_in_nav() == "/upgrade/*-to-*.md\n"
     searchable = [page for page in generated_pages(catalog) if page.type.name != "guide"]
     assert searchable and not [page for page in searchable if "exclude: true" in page.front_matter()]
 

@@ -1133,6 +1133,36 @@
     });
   }
 
+  /* The 404 page (overrides/404.html): the words of the address that was not found, as a search.
+   * `pathname` and `hash` as the browser has them, `root` the site's path ("/atlas"). Versions keep
+   * their dots ("releases/2.16.html" -> "releases 2.16"); a guide's "2.9-to-2.16" gives both
+   * releases; the parts every address has ("html", "index") and stray characters are dropped. */
+  function missingPageQuery(pathname, hash, root) {
+    var path = pathname;
+    try { path = decodeURIComponent(pathname); } catch (error) { /* a malformed % escape: keep it raw */ }
+    var base = (root || "").replace(/\/+$/, "");
+    if (base && path.indexOf(base + "/") === 0) path = path.slice(base.length);
+    var text = path + " " + (hash || "").replace(/^#/, "");
+    var words = text.split(/[\s/_\-#?&=+]+|\.(?!\d)/).filter(function (word) {
+      return word && !/^(html?|md|index)$/i.test(word) && /[a-z0-9]/i.test(word);
+    });
+    var seen = {};
+    return words.filter(function (word) {
+      var key = word.toLowerCase();
+      if (seen[key]) return false;
+      seen[key] = true;
+      return true;
+    }).join(" ").slice(0, 120);
+  }
+
+  function setupNotFound(root) {
+    var form = root.querySelector("form[data-atlas-not-found]");
+    if (!form || form.dataset.ready) return;
+    form.dataset.ready = "1";
+    var input = form.querySelector("input[name=q]");
+    if (!input.value) input.value = missingPageQuery(window.location.pathname, window.location.hash, form.dataset.siteRoot);
+  }
+
   /* Each step runs by itself: one that throws (a browser without some API, a page the step did
      not expect) is reported in the console and the others still run. */
   function step(run, target) {
@@ -1147,6 +1177,7 @@
     step(setupIndexSetup, document);
     step(setupUpgradePicker, document);
     step(setupCopyLinks, document);
+    step(setupNotFound, document);
     step(setupInstallCopy, document);
     if (!document.querySelector("form#your-setup, form#upgrade-picker")) step(carrySetup, document);
     Array.prototype.forEach.call(document.querySelectorAll(".atlas-table"), function (table) { step(setupTable, table); });
@@ -1156,7 +1187,8 @@
   if (typeof module === "object" && module.exports) {
     module.exports = { compareValues: compareValues, normalizeGpu: normalizeGpu, variantFamily: variantFamily,
       variantMatches: variantMatches, appliesTo: appliesTo, driverSystem: driverSystem, cudaOf: cudaOf,
-      olderThan: olderThan, macosTooOld: macosTooOld, foldedStatus: foldedStatus };
+      olderThan: olderThan, macosTooOld: macosTooOld, foldedStatus: foldedStatus,
+      missingPageQuery: missingPageQuery };
     return;
   }
 

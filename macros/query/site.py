@@ -38,7 +38,8 @@ class PageType:
     pattern: str
     #: Made by the hook from the data (`render/pages.py` lists them) or written by hand under docs/.
     generated: bool
-    #: Its nav entry's title, for a one-of-a-kind page; None: not an entry of its own.
+    #: Its nav entry's title, for a one-of-a-kind page (inside its `section` when it has one);
+    #: None: not an entry of its own.
     nav: str | None = None
     #: When the entry is a section (the types that name this one as `section` are listed in it):
     #: the title of this page's own entry inside the section ("All releases").
@@ -103,19 +104,23 @@ PAGE_TYPES: tuple[PageType, ...] = (
         searchable=False,
         sample=(("start", "2.8"), ("end", "2.12")),
     ),
-    PageType("doctor", "tools/doctor.md", generated=False, nav="Newest for your machine"),
+    # The tools: one section, each page under its own title. A page keeps its address when it
+    # moves into a section (`api.md` stays where wikis link to it).
+    PageType("tools-index", "tools/index.md", generated=False, nav="Tools", heads="All tools"),
+    PageType("doctor", "tools/doctor.md", generated=False, nav="Newest for your machine", section="tools-index"),
+    PageType("scanner", "tools/scanner.md", generated=False, nav="Scan your code", section="tools-index"),
+    PageType("stack-tool", "tools/stack.md", generated=False, nav="Check your packages", section="tools-index"),
+    PageType("api", "api.md", generated=False, nav="JSON API and feed", section="tools-index"),
     PageType("about", "about.md", generated=False, nav="About the data"),
-    # `python -m macros stack`: reached from the ecosystem table and the guides' "Your packages" box.
-    PageType("stack-tool", "tools/stack.md", generated=False),
     PageType("linking", "linking.md", generated=False, nav="Link to us"),
-    PageType("api", "api.md", generated=False, nav="JSON API"),
-    PageType("scanner", "tools/scanner.md", generated=False, nav="Scan your code"),
 )
 
 _BY_NAME = {page_type.name: page_type for page_type in PAGE_TYPES}
 for _type in PAGE_TYPES:  # a registry bug fails at import, with the fix in the message
     if _type.section is not None and (_type.section not in _BY_NAME or _BY_NAME[_type.section].heads is None):
         raise ValueError(f"page type {_type.name!r}: section {_type.section!r} is no page type with `heads`")
+    if _type.section is not None and not _type.generated and _type.nav is None:
+        raise ValueError(f"page type {_type.name!r}: a hand-written page in a section needs a `nav` title")
     if _type.nav is None and _type.heads is not None:
         raise ValueError(f"page type {_type.name!r}: `heads` needs a `nav` title for the section")
 
@@ -188,18 +193,21 @@ def _relative(path: str, folder: str) -> str:
 
 def site_nav(generated: Iterable[tuple[str, str, str]]) -> list[dict[str, object]]:
     """MkDocs' nav from the registry: each type with a nav entry, in order, and in each section
-    its index, then the generated pages (type name, title, path) that it heads, in their order."""
+    its index, then the hand-written pages in it (registry order), then the generated pages (type
+    name, title, path) that it heads, in their order."""
     pages = list(generated)
     nav: list[dict[str, object]] = []
     for page_type in PAGE_TYPES:
-        if page_type.nav is None:
+        if page_type.nav is None or page_type.section is not None:
             continue
         if page_type.heads is None:
             nav.append({page_type.nav: page_type.pattern})
             continue
-        members = {member.name for member in PAGE_TYPES if member.section == page_type.name}
-        entries = [{page_type.heads: page_type.pattern}]
-        entries += [{title: path} for type_name, title, path in pages if type_name in members]
+        members = [member for member in PAGE_TYPES if member.section == page_type.name]
+        entries: list[dict[str, str]] = [{page_type.heads: page_type.pattern}]
+        entries += [{m.nav: m.pattern} for m in members if not m.generated and m.nav is not None]
+        generated_members = {m.name for m in members if m.generated}
+        entries += [{title: path} for type_name, title, path in pages if type_name in generated_members]
         nav.append({page_type.nav: entries})
     return nav
 

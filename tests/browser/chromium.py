@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 LAUNCH_ARGS = [
     "--no-sandbox",
@@ -63,16 +64,47 @@ class _HostedLikeHandler(_QuietHandler):
         return io.BytesIO(body)
 
 
+class _ProjectSiteHandler(_QuietHandler):
+    """As GitHub Pages serves a project site: under its path (`/atlas/`), and the site's own
+    404.html, with status 404, for every address it does not have."""
+
+    mount = "/"
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        path = urlsplit(self.path).path
+        if not path.startswith(self.mount):
+            return self._not_found()
+        self.path = "/" + self.path[len(self.mount) :]
+        local = Path(self.translate_path(self.path))
+        if not (local.is_file() or (local.is_dir() and (local / "index.html").is_file())):
+            return self._not_found()
+        return super().send_head()
+
+    def _not_found(self):  # type: ignore[no-untyped-def]
+        body = (Path(self.directory) / "404.html").read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
 @contextmanager
-def serve_directory(directory: Path, *, hosted_like: bool = False) -> Iterator[str]:
+def serve_directory(directory: Path, *, hosted_like: bool = False, mount: str | None = None) -> Iterator[str]:
     """Serve `directory` on a free port of 127.0.0.1; yields the base URL (ending in /).
-    `hosted_like`: compress text as the static host does (for measuring what a visit transfers)."""
-    handler = functools.partial(_HostedLikeHandler if hosted_like else _QuietHandler, directory=str(directory))
+    `hosted_like`: compress text as the static host does (for measuring what a visit transfers).
+    `mount`: serve it under that path ("/atlas/") and answer any other address with its 404.html,
+    as the host of a project site does; the URL yielded is then the site's own."""
+    if mount is not None:
+        mounted = type("Mounted", (_ProjectSiteHandler,), {"mount": mount})
+        handler = functools.partial(mounted, directory=str(directory))
+    else:
+        handler = functools.partial(_HostedLikeHandler if hosted_like else _QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield f"http://127.0.0.1:{server.server_address[1]}{mount or '/'}"
     finally:
         server.shutdown()
         server.server_close()

@@ -10,9 +10,11 @@ import json
 import statistics
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from browserkit import AXE, Watch, screenshot
+from bs4 import BeautifulSoup
 from conftest import ROOT
 from corpuskit import CORPUS, TARGET, expected_answer, guide_for, judge, paste, read_page
 from weight import format_report, measure, over_budget
@@ -156,6 +158,8 @@ RESULT_GROUPS = """els => els.map(item => [...item.querySelectorAll('a')]
     [
         ("TorchScript", "torchscript-deprecated", 1),  # 2.10 deprecates TorchScript itself
         ("cuda 13", "pypi-default-cuda-13", 3),  # 2.11: `pip install torch` now gets CUDA 13.0
+        ("weights_only", "torch-load-weights-only-default", 1),  # 2.6: torch.load's new default
+        ("python 3.9", "python-3-9-dropped", 1),  # 2.9: no more wheels for Python 3.9
     ],
 )
 def test_search_lists_the_item_about_the_words_first(context, site_url, query, anchor, groups) -> None:
@@ -168,6 +172,53 @@ def test_search_lists_the_item_about_the_words_first(context, site_url, query, a
     first = next((number for number, anchors in enumerate(shown, 1) if anchor in anchors), None)
     assert first is not None and first <= groups, (query, shown[:5])
     assert watch.errors == []
+
+
+def test_a_missing_address_offers_search_the_releases_and_the_guides(context, real_site) -> None:
+    """Served as the host serves the project site (under its path, 404.html for what it lacks): a
+    mistyped address says so, offers a search already holding the address's words, and links to
+    every release, the guides and the tools, each of which opens."""
+    from chromium import serve_directory
+
+    home = BeautifulSoup((real_site.site / "index.html").read_text(), "html.parser")
+    # Where the host serves the site ("/atlas/"): the folder of the home page's canonical URL.
+    root = urlsplit(home.find("link", rel="canonical")["href"]).path.rpartition("/")[0] + "/"
+    releases = [release.version for release in open_catalog(ROOT / "data").releases]
+    with serve_directory(real_site.site, mount=root) as url:
+        page = context.new_page()
+        watch = Watch(page)
+        response = page.goto(url + "releases/9.99.html", wait_until="load")
+        assert response is not None and response.status == 404
+        assert page.locator("h1").text_content() == "This page does not exist"
+        query = "form[data-atlas-not-found] input[name=q]"
+        page.wait_for_function(f"() => document.querySelector('{query}').value !== ''")  # set by atlas.js
+        assert page.input_value(query) == "releases 9.99"
+        links = dict(
+            page.eval_on_selector_all(
+                "form[data-atlas-not-found] ~ ul a", "els => els.map(a => [a.textContent.trim(), a.href])"
+            )
+        )
+        assert [title for title in links if title.startswith("PyTorch ")] == [
+            f"PyTorch {version}" for version in reversed(releases)
+        ]
+        for title in ("Upgrade guides", "All releases", "Newest for your machine", "Scan your code", "Home"):
+            assert title in links, (title, sorted(links))
+        for title, href in links.items():  # from a page two folders deep, each link opens its page
+            assert page.request.get(href).status == 200, (title, href)
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate(AXE_RUN)
+        assert [v["id"] for v in result["violations"] if v["impact"] in {"serious", "critical"}] == []
+        # The search button opens the site's search with those words (Material reads `?q=`).
+        page.fill("form[data-atlas-not-found] input[name=q]", "weights_only")
+        page.click("form[data-atlas-not-found] button[type=submit]")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.md-search-result__item a')]"
+            ".some(a => a.href.includes('#torch-load-weights-only-default'))",
+            timeout=10000,
+        )
+        assert watch.external == []
+        # The one error a browser logs is the 404 of the address itself.
+        assert [e for e in watch.errors if "404" not in e] == [], watch.errors
 
 
 def test_anchor_scrolls_highlights_and_copy_link_copies_the_full_url(browser, site_url) -> None:

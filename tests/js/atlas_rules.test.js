@@ -115,3 +115,19 @@ test("foldedStatus counts folded changes apart from the other entries, as the an
   assert.equal(rules.foldedStatus(0, 1, 1, 1), "1 of the 1 other entry folded away: not for your setup.");
   assert.equal(rules.foldedStatus(0, 10, 0, 4), "Nothing folded away: every entry concerns your setup.");
 });
+
+test("missingPageQuery turns the address that was not found into search words", () => {
+  const q = rules.missingPageQuery;
+  assert.equal(q("/atlas/releases/2.16.html", "", "/atlas"), "releases 2.16");
+  assert.equal(q("/atlas/upgrade/2.9-to-2.16.html", "", "/atlas"), "upgrade 2.9 to 2.16");
+  assert.equal(q("/atlas/releases/2.10.html", "#torchscript-is-gone", "/atlas"), "releases 2.10 torchscript is gone");
+  assert.equal(q("/atlas/compare/index.html", "", "/atlas/"), "compare");
+  // The site's own path is no search word; a page outside it keeps all its words.
+  assert.equal(q("/atlas/weights_only.html", "", "/atlas"), "weights only");
+  assert.equal(q("/elsewhere/page.md", "", "/atlas"), "elsewhere page");
+  // Escapes are read; a malformed one is kept as typed, never thrown.
+  assert.equal(q("/atlas/flex%20attention", "", "/atlas"), "flex attention");
+  assert.equal(q("/atlas/%E0%A4%A", "", "/atlas"), "%E0%A4%A");
+  assert.equal(q("/atlas/", "", "/atlas"), "");
+  assert.equal(q("/atlas/Releases/releases/2.7.1", "", "/atlas"), "Releases 2.7.1");
+});
