@@ -7,8 +7,10 @@ are real uses found by an independent text search (PATTERNS), to measure recall.
 
     python tests/perf/scan_sample.py --vendor    # rewrite the excerpts from the bench's cache
 
-An excerpt is the file's imports plus the function (or top-level statement) around the line,
-kept at its indentation under `if True:` lines, so tests/test_scan_sample.py can measure the
+An excerpt is the file's imports plus the function (or top-level statement) around the line, the
+module's functions the sampled statement names and the module-level statements writing a name it
+reads (a registered op's function, a table it passes), kept at their indentation under `if True:`
+lines, so tests/test_scan_sample.py can measure the
 same sample without the trees (each a few megabytes, downloaded by `make scan-bench` only).
 """
 
