@@ -70,12 +70,6 @@ BELOW_TARGET = {
         "pytorch_lightning-2.6.6",
         "2.8-2.13",
     ): "recall: a distributed.nn collective in a helper that compiled training steps reach from other modules (1 of 7)",
-    (
-        "pytorch_lightning-2.6.6",
-        "2.1-2.15",
-    ): "recall: new_group callers labelled uses of the custom process group change, which the scanner reports"
-    " where a ProcessGroup subclass defines new_group(); a distributed.nn collective in a helper compiled steps"
-    " reach from other modules (3 of 19 uses)",
 }
 
 
