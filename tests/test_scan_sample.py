@@ -64,8 +64,8 @@ BELOW_TARGET = {
     ("demucs-4.0.1", "1.8-2.15"): "istft of a parameter the caller fills with a complex spectrogram (1 of 5)",
     ("timm-1.0.15", "0.0-2.15"): "SDPA with a finite relative-position bias or no mask from its callers; an init"
     " helper other modules run at construction (6 of 17)",
-    ("transformers-5.23.0", "2.8-2.13"): "ONNX names made unique by the project's own helper; a custom op returning a"
-    " kernel's new output (2 of 16)",
+    ("transformers-5.23.0", "2.8-2.13"): "ONNX input names unique as the keys of a dict another module fills; a custom"
+    " op returning an opaque kernel's new output (2 of 16)",
     (
         "pytorch_lightning-2.6.6",
         "2.8-2.13",
