@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from bs4.filter import ElementFilter
 from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,8 +42,26 @@ class Build:
     returncode: int
     output: str
 
-    def html(self, page: str) -> BeautifulSoup:
-        return BeautifulSoup((self.site / page).read_text(encoding="utf-8"), "html.parser")
+    def html(self, page: str, only: ElementFilter | None = None) -> BeautifulSoup:
+        """The page parsed; with `only` (`Only`, or a bs4 SoupStrainer), just the elements it keeps."""
+        return BeautifulSoup((self.site / page).read_text(encoding="utf-8"), "html.parser", parse_only=only)
+
+
+class Only(ElementFilter):
+    """For tests that read a few kinds of element on every page: the parser still reads the whole
+    page, but builds only the elements `keep(name, attributes)` accepts, each with everything
+    inside it, in the page's order. `find_all` of a kept kind finds what it finds in the whole
+    page; building the rest of a guide's thousands of elements is most of a parse's time."""
+
+    def __init__(self, keep: Callable[[str, dict], bool]) -> None:
+        super().__init__()
+        self.keep = keep
+
+    def allow_tag_creation(self, nsprefix: str | None, name: str, attrs) -> bool:  # type: ignore[no-untyped-def]
+        return self.keep(name, attrs or {})
+
+    def allow_string_creation(self, string: str) -> bool:
+        return False
 
 
 def copy_project(tmp: Path, data: Path) -> Path:

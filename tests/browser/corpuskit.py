@@ -1,6 +1,10 @@
 """Helpers of the browser tests of the environment doctor (test_pages.py): the corpus of real
 collect_env outputs (tests/js/corpus), pasted into the real guide pages in chromium as a reader
-pastes: typed into the box, read on input.
+pastes: the whole text arrives in the box at once, one input event, and the page reads it on input.
+
+`visit` opens a case's guide once, pastes, and records everything the corpus tests judge: the
+controls and answers (`read_page`), the plan box, the install rows and the time the paste took
+to paint. The two tests of the corpus (test_pages.py) judge the same visits, made once per run.
 
 Each output opens the guide a reader would open: from their PyTorch to the newest release (the
 oldest release's guide when theirs is outside the site, 2.9 -> 2.12 when no torch was read). A
@@ -60,25 +64,49 @@ def driver_verdict(driver: str, variant: str, os: str, catalog) -> str:
     return "too old" if (needs or low) else "no "
 
 
-def read_page(page) -> dict:
-    value = lambda name: page.eval_on_selector(f"#your-setup [name={name}]", "e => e.value")  # noqa: E731
-    shown = lambda selector: page.locator(selector).count() > 0 and page.locator(selector).first.is_visible()  # noqa: E731
-    text = lambda selector: page.locator(selector).first.inner_text() if shown(selector) else ""  # noqa: E731
-    return {
-        "controls": {name: value(name) for name in ("variant", "os", "python", "gpu")},
-        "options": {
-            name: page.eval_on_selector_all(f"#your-setup [name={name}] option", "os => os.map(o => o.value)")
-            for name in ("variant", "python")
-        },
-        "read": text(".atlas-env-read"),
-        "status": text(".atlas-setup-status"),
-        "yours": page.eval_on_selector_all(".atlas-gpus tr.atlas-yours", "rs => rs.map(r => r.dataset.gpu)"),
-        "gpu_answer": text(".atlas-gpu-answer"),
-        "driver_answer": text(".atlas-driver-answer"),
-        "install": page.eval_on_selector_all(
-            ".atlas-install tr[data-variant]", "rs => rs.filter(r => !r.hidden).map(r => r.dataset.variant)"
-        ),
+#: What read_page returns, read in one round trip: a control's value, the option values of a list,
+#: the text of the first element a selector matches when Playwright would call it visible (a
+#: non-empty box, `checkVisibility()` and `visibility: visible`; `display: contents` by its
+#: children), its `innerText` as `inner_text()` gives it, else "".
+READ_PAGE = """() => {
+  const visible = (e) => {
+    const style = getComputedStyle(e);
+    if (style.display === 'contents') {
+      return [...e.childNodes].some((c) => c.nodeType === 1 ? visible(c) : c.nodeType === 3 && box(c));
     }
+    if (!e.checkVisibility() || style.visibility !== 'visible') return false;
+    const rect = e.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  };
+  const box = (text) => {
+    const range = document.createRange();
+    range.selectNode(text);
+    const rect = range.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  };
+  const value = (name) => document.querySelector(`#your-setup [name=${name}]`).value;
+  const options = (name) => [...document.querySelectorAll(`#your-setup [name=${name}] option`)].map((o) => o.value);
+  const text = (selector) => {
+    const e = document.querySelector(selector);
+    return e && visible(e) ? e.innerText : '';
+  };
+  const rows = [...document.querySelectorAll('.atlas-install tr[data-variant]')];
+  return {
+    controls: {variant: value('variant'), os: value('os'), python: value('python'), gpu: value('gpu')},
+    options: {variant: options('variant'), python: options('python')},
+    read: text('.atlas-env-read'),
+    status: text('.atlas-setup-status'),
+    yours: [...document.querySelectorAll('.atlas-gpus tr.atlas-yours')].map((r) => r.dataset.gpu),
+    gpu_answer: text('.atlas-gpu-answer'),
+    driver_answer: text('.atlas-driver-answer'),
+    install: rows.filter((r) => !r.hidden).map((r) => r.dataset.variant),
+  };
+}"""
+
+
+def read_page(page) -> dict:
+    """The doctor's controls and answers as a reader sees them (READ_PAGE), in one round trip."""
+    return page.evaluate(READ_PAGE)
 
 
 def judge(expect: dict, answer: dict, seen: dict, facts: dict, end: str, catalog) -> list[str]:
@@ -131,3 +159,52 @@ def paste(page, text: str) -> None:
     page.locator("[name=collect_env]").first.fill(text)
     page.wait_for_function("() => !document.querySelector('.atlas-env-read').hidden")
     page.wait_for_timeout(250)
+
+
+#: Paste as a reader does (the value arrives whole, one input event), then time until the next frame.
+#: The box's reader is its `input` listener, which reads the box's value (atlas.js pasteReader).
+PASTE_AND_TIME = """(text) => new Promise((done) => {
+  const box = document.querySelector('[name=collect_env]');
+  const start = performance.now();
+  box.value = text;
+  box.dispatchEvent(new Event('input', {bubbles: true}));
+  const script = performance.now() - start;
+  requestAnimationFrame(() => {
+    const plan = document.querySelector('.atlas-plan');
+    done({ms: performance.now() - start, script, shown: !plan.hidden && plan.textContent.length > 0});
+  });
+})"""
+
+#: What opens first in the answer, what the plan box says sentence by sentence as a reader reads
+#: it, and the install rows shown.
+PLAN_READ = """() => {
+  const box = document.querySelector('.atlas-plan');
+  const said = [];
+  box.querySelectorAll('.atlas-plan-head, pre.atlas-plan-command code, li').forEach((node) => {
+    said.push(node.matches('li') ? node.firstChild.textContent : node.textContent);
+  });
+  const rows = [...document.querySelectorAll('.atlas-install tr[data-variant]')];
+  return {
+    first: document.querySelector('.atlas-answer').firstElementChild.className,
+    said,
+    rows: rows.filter((r) => !r.hidden).map((r) => r.dataset.variant),
+  };
+}"""
+
+#: The paste box opens as a click on its summary opens it. A pointer's click on it (Playwright's,
+#: which first waits for the summary to be visible, stable and not covered) is tested on its own
+#: (test_collect_env_outputs_of_each_kind_of_machine_set_the_controls).
+OPEN_PASTE = "() => document.querySelector('.atlas-setup-paste summary').click()"
+
+
+def visit(page, url: str, text: str) -> dict:
+    """Open `url`, paste `text` into its paste box, and read what the corpus tests judge: `timed`
+    (PASTE_AND_TIME), `first`, `said` and `rows` as soon as the reading shows (PLAN_READ), and
+    `seen` (read_page) 50 ms later."""
+    page.goto(url, wait_until="load")
+    page.evaluate(OPEN_PASTE)
+    timed = page.evaluate(PASTE_AND_TIME, text)
+    page.wait_for_function("() => !document.querySelector('.atlas-env-read').hidden")
+    plan = page.evaluate(PLAN_READ)
+    page.wait_for_timeout(50)
+    return {"timed": timed, **plan, "seen": read_page(page)}

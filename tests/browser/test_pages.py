@@ -16,7 +16,7 @@ import pytest
 from browserkit import AXE, Watch, screenshot
 from bs4 import BeautifulSoup
 from conftest import ROOT
-from corpuskit import CORPUS, TARGET, expected_answer, guide_for, judge, paste, read_page
+from corpuskit import CORPUS, PASTE_AND_TIME, TARGET, expected_answer, guide_for, judge, paste, visit
 from weight import format_report, measure, over_budget
 
 from macros.__main__ import main
@@ -908,30 +908,41 @@ def test_collect_env_outputs_of_each_kind_of_machine_set_the_controls(
 # --- the environment doctor: real collect_env outputs pasted as a reader pastes them -------------
 
 
-def test_the_corpus_reads_and_answers_right_in_the_browser(context, site_url) -> None:
-    from conftest import ROOT
+@pytest.fixture(scope="module")
+def corpus_visits(browser, site_url) -> dict:
+    """Every output of the corpus pasted once into the guide a reader would open (corpuskit.visit),
+    in a page of its own context: `visits` by case name, with the guide's `start` and `end`, and the
+    console errors and requests leaving the site over the whole pass. The two tests that judge
+    them share one worker (xdist_group "corpus"), so the pass is made once per run."""
+    catalog = open_catalog(ROOT / "data")
+    versions = [release.version for release in catalog.releases]
+    cases = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))["cases"]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    watch = Watch(page)
+    visits = {}
+    for name, case in cases.items():
+        start, end = guide_for(case["expect"]["torch"], versions)
+        text = (CORPUS / f"{name}.txt").read_text(encoding="utf-8")
+        visits[name] = {"start": start, "end": end, **visit(page, f"{site_url}upgrade/{start}-to-{end}.html", text)}
+    context.close()
+    return {"cases": cases, "visits": visits, "errors": watch.errors, "external": watch.external}
 
-    from macros.query.catalog import open_catalog
+
+@pytest.mark.xdist_group("corpus")
+def test_the_corpus_reads_and_answers_right_in_the_browser(corpus_visits) -> None:
     from macros.query.env_facts import env_facts
 
     catalog = open_catalog(ROOT / "data")
     facts = env_facts(catalog)
-    versions = [r.version for r in catalog.releases]
-    cases = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))["cases"]
-    page = context.new_page()
-    watch = Watch(page)
+    cases = corpus_visits["cases"]
     wrong: dict[str, list[str]] = {}
     for name, case in cases.items():
         expect = case["expect"]
-        start, end = guide_for(expect["torch"], versions)
-        page.goto(f"{site_url}upgrade/{start}-to-{end}.html", wait_until="load")
-        page.locator(".atlas-setup-paste summary").click()
-        box = page.locator("#your-setup [name=collect_env]")
-        box.fill((CORPUS / f"{name}.txt").read_text(encoding="utf-8"))  # fires input, as a paste does
-        page.wait_for_function("() => !document.querySelector('.atlas-env-read').hidden")
-        page.wait_for_timeout(50)
+        seen = corpus_visits["visits"][name]
+        start, end = seen["start"], seen["end"]
         answer = expected_answer(expect, start, end, catalog)
-        why = judge(expect, answer, read_page(page), facts, end, catalog)
+        why = judge(expect, answer, seen["seen"], facts, end, catalog)
         if why:
             wrong[name] = why
     share = 1 - len(wrong) / len(cases)
@@ -941,7 +952,7 @@ def test_the_corpus_reads_and_answers_right_in_the_browser(context, site_url) ->
     artifacts.mkdir(parents=True, exist_ok=True)
     (artifacts / "collect_env_corpus.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
-    assert watch.errors == [] and watch.external == []
+    assert corpus_visits["errors"] == [] and corpus_visits["external"] == []
     assert share >= TARGET, "\n".join(lines)
 
 
@@ -1313,42 +1324,17 @@ def test_the_guide_with_a_setup_is_at_most_ten_screens_tall(browser, site_url) -
 # expected.json) the page must give it. The time from the paste to the frame that paints the plan
 # is measured and reported (test-artifacts/plan_timing.txt), not asserted: the machine is shared.
 
-#: Paste as a reader does (the value arrives whole, one input event), then time until the next frame.
-PASTE_AND_TIME = """(text) => new Promise((done) => {
-  const box = document.querySelector('[name=collect_env]');
-  const start = performance.now();
-  box.value = text;
-  box.dispatchEvent(new Event('input', {bubbles: true}));
-  const script = performance.now() - start;
-  requestAnimationFrame(() => {
-    const plan = document.querySelector('.atlas-plan');
-    done({ms: performance.now() - start, script, shown: !plan.hidden && plan.textContent.length > 0});
-  });
-})"""
-
-#: What the plan box says, sentence by sentence, as a reader reads it.
-PLAN_TEXT = """() => {
-  const box = document.querySelector('.atlas-plan');
-  const parts = [];
-  box.querySelectorAll('.atlas-plan-head, pre.atlas-plan-command code, li').forEach((node) => {
-    parts.push(node.matches('li') ? node.firstChild.textContent : node.textContent);
-  });
-  return parts;
-}"""
-
 
 def _open_paste(page, url: str) -> None:
     page.goto(url, wait_until="load")
     page.locator(".atlas-setup-paste summary").first.click()
 
 
-def test_the_plan_comes_first_and_says_what_the_command_line_says(context, site_url) -> None:
+@pytest.mark.xdist_group("corpus")
+def test_the_plan_comes_first_and_says_what_the_command_line_says(corpus_visits) -> None:
     catalog = open_catalog(ROOT / "data")
     tables = plan_tables(catalog)
-    versions = [release.version for release in catalog.releases]
-    cases = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))["cases"]
-    page = context.new_page()
-    watch = Watch(page)
+    cases = corpus_visits["cases"]
     wrong: dict[str, list[str]] = {}
     timings: list[float] = []
     scripts: list[float] = []
@@ -1358,27 +1344,24 @@ def test_the_plan_comes_first_and_says_what_the_command_line_says(context, site_
         reading = parse_collect_env(text)
         if not reading.os:
             continue
-        start, end = guide_for(case["expect"]["torch"], versions)
+        seen = corpus_visits["visits"][name]
+        end = seen["end"]
         machine = machine_of(reading, catalog.gpus)
         answer = plan(machine, tables)
         said = sentences(answer, machine, tables, to=end, torch=reading.torch_full, build=reading.build)
-        _open_paste(page, f"{site_url}upgrade/{start}-to-{end}.html")
-        timed = page.evaluate(PASTE_AND_TIME, text)
+        timed = seen["timed"]
         timings.append(timed["ms"])
         scripts.append(timed["script"])
-        page.wait_for_function("() => !document.querySelector('.atlas-env-read').hidden")
         why = []
         if not timed["shown"]:
             why.append("no plan painted in the frame after the paste")
-        first = page.evaluate("() => document.querySelector('.atlas-answer').firstElementChild.className")
+        first = seen["first"]
         if first != "atlas-plan":
             why.append(f"the answer box starts with {first}, not the plan")
-        shown = page.evaluate(PLAN_TEXT)
+        shown = seen["said"]
         if shown != said:
             why.append(f"page says {shown}, the command line {said}")
-        rows = page.eval_on_selector_all(
-            ".atlas-install tr[data-variant]", "rs => rs.filter(r => !r.hidden).map(r => r.dataset.variant)"
-        )
+        rows = seen["rows"]
         step = evaluate(next(r for r in tables["releases"] if r["version"] == end), machine, tables)
         if not step.wheel:
             if rows:
@@ -1414,7 +1397,9 @@ def test_the_plan_comes_first_and_says_what_the_command_line_says(context, site_
     (artifacts / "plan_timing.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
     assert not wrong, "\n".join(lines)
-    assert watch.errors == [] and watch.external == [], watch.errors + watch.external
+    assert corpus_visits["errors"] == [] and corpus_visits["external"] == [], (
+        corpus_visits["errors"] + corpus_visits["external"]
+    )
     assert by_hand, "the corpus has no plan worked out by hand"
     assert len(hand_misses) <= 0.05 * len(by_hand), "\n".join(lines)
 
