@@ -49,6 +49,23 @@ def test_the_tree_has_no_hooks_no_macros_and_every_page_as_a_file(materialized: 
     assert "{{" not in home and f"PyTorch {catalog.latest.version}" in home and "render_macros" not in home
 
 
+def article_source(html: str) -> str | None:
+    """The characters of a page's `<article>` (Material writes one per page), or None."""
+    start, end = html.find("<article"), html.rfind("</article>")
+    return html[start:end] if 0 <= start < end else None
+
+
+def test_article_source_tells_equal_articles_from_different_ones() -> None:
+    page = "<html><body><nav>{nav}</nav><article class='md-content__inner'>{body}</article></body></html>"
+    assert article_source(page.format(nav="a", body="<p>x</p>")) == article_source(
+        page.format(nav="b", body="<p>x</p>")
+    )
+    assert article_source(page.format(nav="a", body="<p>x</p>")) != article_source(
+        page.format(nav="a", body="<p>y</p>")
+    )
+    assert article_source("<html><body>no article</body></html>") is None
+
+
 def test_plain_mkdocs_builds_the_same_pages_with_the_same_content(materialized: Build, real_site: Build) -> None:
     ours, plain = published(real_site.site), published(materialized.site)
     assert plain == ours
@@ -56,10 +73,11 @@ def test_plain_mkdocs_builds_the_same_pages_with_the_same_content(materialized: 
     expected = {html_path(path) for path in site_pages(open_catalog(ROOT / "data"))}
     assert {p for p in ours if p.endswith(".html")} - {"404.html"} == expected
     for page in sorted(p for p in ours if p.endswith(".html")):
-        article = [
-            BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser").select_one("article")
-            for site in (real_site.site, materialized.site)
-        ]
+        texts = [(site / page).read_text(encoding="utf-8") for site in (real_site.site, materialized.site)]
+        sources = [article_source(text) for text in texts]
+        if sources[0] is not None and sources[0] == sources[1]:
+            continue  # the same characters make the same element: no need to parse 53 MB twice
+        article = [BeautifulSoup(text, "html.parser").select_one("article") for text in texts]
         assert str(article[0]) == str(article[1]), page
     for machine in ("feed.xml", "api/v1/items.json", "api/v1/upgrade/2.8-to-2.12.json"):
         assert (materialized.site / machine).read_bytes() == (real_site.site / machine).read_bytes()

@@ -8,6 +8,7 @@ import gzip
 import http.server
 import io
 import shutil
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -89,6 +90,15 @@ class _ProjectSiteHandler(_QuietHandler):
         return io.BytesIO(body)
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    """A browser that leaves a page mid-download (a test closing it) breaks the connection: that is
+    no error of the site, and its traceback would only bury the test report."""
+
+    def handle_error(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextmanager
 def serve_directory(directory: Path, *, hosted_like: bool = False, mount: str | None = None) -> Iterator[str]:
     """Serve `directory` on a free port of 127.0.0.1; yields the base URL (ending in /).
@@ -100,7 +110,7 @@ def serve_directory(directory: Path, *, hosted_like: bool = False, mount: str | 
         handler = functools.partial(mounted, directory=str(directory))
     else:
         handler = functools.partial(_HostedLikeHandler if hosted_like else _QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
