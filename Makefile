@@ -82,9 +82,10 @@ system: ## Install what the tests need from Debian when missing: chromium (brows
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# pytest-xdist: one worker per core (TEST_WORKERS=0: one process, no workers); tests that share a build or
-# a server carry an xdist_group mark and run on one worker (--dist loadgroup).
-TEST_WORKERS ?= auto
+# pytest-xdist: one worker per core plus one, since a browser test's worker mostly waits for chromium
+# (TEST_WORKERS=0: one process, no workers); tests that share a build or a server carry an
+# xdist_group mark and run on one worker (--dist loadgroup).
+TEST_WORKERS ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN) + 1 )))
 
 .PHONY: test
 test: system $(STAMP) $(NODE_STAMP) ## Run the whole test suite (lint, data, unit, site build, browser) on every core
