@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -116,27 +116,9 @@ def from_catalog(catalog: Any) -> ScanData:
             symbols = []
             for symbol in item.symbols:
                 if isinstance(symbol, SymbolUse):
-                    symbols.append(
-                        Symbol(
-                            symbol.name,
-                            keyword=symbol.keyword,
-                            value=symbol.value,
-                            any_value=symbol.any_value,
-                            absent=symbol.absent,
-                            position=symbol.position,
-                            caught=tuple(symbol.caught),
-                            decorates=symbol.decorates,
-                            name_kept=symbol.name_kept,
-                            dtypes=tuple(symbol.dtypes),
-                            method=symbol.method,
-                            compiled=symbol.compiled,
-                            aliasing=symbol.aliasing,
-                            duplicates=symbol.duplicates,
-                            defines=symbol.defines,
-                            untraced=symbol.untraced,
-                            sequence_values=symbol.sequence_values,
-                        )
-                    )
+                    # Field by field, by name: a condition added to both models needs no line here.
+                    values = {f.name: getattr(symbol, f.name) for f in fields(Symbol)}
+                    symbols.append(Symbol(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}))
                 else:
                     symbols.append(Symbol(str(symbol)))
             items.append(

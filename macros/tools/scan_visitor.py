@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from macros.dataset.vocabulary import TORCH
@@ -137,26 +137,9 @@ class Rule:
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
-        return cls(
-            symbol.name,
-            item,
-            keyword=symbol.keyword,
-            value=symbol.value,
-            any_value=symbol.any_value,
-            absent=symbol.absent,
-            position=symbol.position,
-            caught=frozenset(symbol.caught),
-            decorates=symbol.decorates,
-            name_kept=symbol.name_kept,
-            dtypes=frozenset(symbol.dtypes),
-            method=symbol.method,
-            compiled=symbol.compiled,
-            aliasing=symbol.aliasing,
-            duplicates=symbol.duplicates,
-            defines=symbol.defines,
-            untraced=symbol.untraced,
-            sequence_values=symbol.sequence_values,
-        )
+        """The rule of `symbol`: its every field, by name (tuples as sets), and the item."""
+        values = {f.name: getattr(symbol, f.name) for f in fields(Symbol)}
+        return cls(item=item, **{k: frozenset(v) if isinstance(v, tuple) else v for k, v in values.items()})
 
     @property
     def needs_call(self) -> bool:
