@@ -62,10 +62,8 @@ TARGET = 0.9
 #: so a fix that lifts one shows up. The figures are in CONTRIBUTING.md ("The scanner in detail").
 BELOW_TARGET = {
     ("demucs-4.0.1", "1.8-2.15"): "istft of a parameter the caller fills with a complex spectrogram (1 of 5)",
-    ("timm-1.0.15", "0.0-2.15"): "SDPA with a finite relative-position bias or no mask from its callers; an init"
-    " helper other modules run at construction (6 of 17)",
-    ("transformers-5.23.0", "2.8-2.13"): "ONNX input names unique as the keys of a dict another module fills; a custom"
-    " op returning an opaque kernel's new output (2 of 16)",
+    ("timm-1.0.15", "0.0-2.15"): "SDPA with Swin's bias plus a window mask whose diagonal is 0, or no mask from"
+    " its callers; an init helper other modules run at construction (3 of 14)",
     (
         "pytorch_lightning-2.6.6",
         "2.8-2.13",

@@ -493,6 +493,67 @@ def test_custom_ops_whose_function_returns_new_tensors(catalog: Catalog, tmp_pat
     assert lines(pairs, "custom-op-aliased-output-deprecated") == [13, 14, 18]  # the import is no use
 
 
+def test_custom_ops_that_return_a_kernels_output_or_may_return_an_input(catalog: Catalog, tmp_path: Path) -> None:
+    """An op whose function hands back what another library's kernel computed (transformers'
+    sparse attention: `return attn_output.contiguous()`) returns a new tensor; one that returns an
+    input through a conversion, an in-place method, indexing, a torch view function or a variable
+    bound in a loop may alias it, and is reported."""
+    code = """
+        import torch
+        from torch.library import custom_op
+        import flash_kernels as kernels
+        @custom_op("lib::kernel", mutates_args=())
+        def kernel(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+            with torch.cuda.device(q.device):
+                out = kernels.attention(q, k, causal=True)
+            return out.contiguous()
+        @custom_op("lib::pair", mutates_args=())
+        def pair(q: torch.Tensor) -> torch.Tensor:
+            out, lse = kernels.forward(q)
+            return out.float() if lse is None else torch.add(out, lse)
+        @custom_op("lib::converted", mutates_args=())
+        def converted(x: torch.Tensor) -> torch.Tensor:
+            return x.to(torch.float32)
+        @custom_op("lib::inplace", mutates_args=())
+        def inplace(x: torch.Tensor) -> torch.Tensor:
+            y = x.mul_(2)
+            return y
+        @custom_op("lib::row", mutates_args=())
+        def row(x: torch.Tensor) -> torch.Tensor:
+            return torch.narrow(x, 0, 0, 1)
+        @custom_op("lib::loop", mutates_args=())
+        def loop(xs: list[torch.Tensor]) -> torch.Tensor:
+            for t in xs:
+                last = t
+            return last
+        """
+    pairs = found(catalog, tmp_path, code, "2.8", "2.9")
+    assert lines(pairs, "custom-op-output-aliasing") == [13, 16, 20, 23]
+
+
+def test_sdpa_given_an_additive_bias_masks_no_row(catalog: Catalog, tmp_path: Path) -> None:
+    """2.5's zeros for fully masked rows concern masks that can mask a row (boolean, or float with
+    -inf). A relative-position bias (timm's `attn_bias = self.rel_pos.get_bias()`), by keyword or
+    by position, is finite; a mask, a parameter named as one, a bias-masked sum and a name with
+    both words still are."""
+    code = """
+        import torch.nn.functional as F
+        def attend(self, q, k, v, attn_mask, shared_rel_pos=None, pad=None):
+            attn_bias = self.rel_pos.get_bias() if shared_rel_pos is None else shared_rel_pos
+            F.scaled_dot_product_attention(q, k, v, attn_mask=attn_bias)
+            F.scaled_dot_product_attention(q, k, v, self.rel_pos_bias)
+            bias = self._get_rel_pos_bias()
+            F.scaled_dot_product_attention(q, k, v, attn_mask=bias)
+            summed = self._get_rel_pos_bias() + pad
+            F.scaled_dot_product_attention(q, k, v, attn_mask=summed)
+            F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
+            F.scaled_dot_product_attention(q, k, v, attn_mask=self.bias_mask)
+            F.scaled_dot_product_attention(q, k, v, attn_mask=q.new_ones(4, 4).bool())
+        """
+    pairs = found(catalog, tmp_path, code, "2.4", "2.5")
+    assert lines(pairs, "sdpa-fully-masked-rows-zero") == [9, 10, 11, 12]
+
+
 def test_onnx_names_given_as_distinct_literals_cannot_clash(catalog: Catalog, tmp_path: Path) -> None:
     """2.11 rejects duplicate ONNX input or output names: a literal list of distinct names (or a
     variable bound once to one and never changed) cannot hold a duplicate; names computed at run

@@ -33,7 +33,9 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("dataset/model.py", "cpp"): "code_lang: the language of an example's code, not the area",
     ("tools/ledger.py", "performance"): "a heading of the release notes ('Performance'), not an effect",
     ("tools/scan_files.py", "build"): "a folder the scanner skips (build/), not the area",
-    ("tools/scan_visitor.py", "tensor"): "`torch.tensor`, a factory that makes a new tensor, not the area",
+    ("tools/scan_alias.py", "cpu"): "`Tensor.cpu()`, a method that may return its tensor, not the platform",
+    ("tools/scan_alias.py", "cuda"): "`Tensor.cuda()`, a method that may return its tensor, not the platform",
+    ("tools/scan_alias.py", "data"): "`Tensor.data`, a view of its tensor, not the area",
 }
 
 

@@ -618,8 +618,17 @@ class SymbolUse(Record):
         default=False,
         description="The change only concerns custom operators whose function may return an input or a view of it: "
         "a registration whose function the module shows (the decorated function, or one of the module's functions "
-        "passed by name) and whose every `return` gives a new tensor (a factory such as `torch.zeros`, `*_like`, "
-        "`torch.cat`, `.clone()`, or a variable bound once to one) or None is not reported.",
+        "passed by name) and none of whose `return`s reaches a parameter is not reported. A value reaches a parameter "
+        "through a view or conversion method (`x.view(...)`, `x.contiguous()`, `x.to(...)`), an in-place method, "
+        "indexing, a torch view function or a variable bound to one of those; a torch function that computes, "
+        "arithmetic, `.clone()` and what another library's function returns (a kernel's output) are new tensors.",
+    )
+    masks: bool = Field(
+        default=False,
+        description="The change concerns a keyword's value that can mask a whole row (a boolean mask, or a float "
+        "mask holding `-inf`): a value named as an additive bias is not reported: a variable or attribute whose name "
+        "has the word `bias` and not `mask` (`attn_bias`, `rel_pos_bias`), or a variable the function binds only to "
+        "None and to calls of such names (`attn_mask = self.get_rel_pos_bias()`).",
     )
     name_kept: bool = Field(
         default=False,
@@ -659,8 +668,10 @@ class SymbolUse(Record):
                 "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
                 "dtypes, compiled, untraced, aliasing, defines or name_kept: true"
             )
-        if (self.duplicates or self.sequence_values) and (self.keyword is None or self.absent):
-            raise ValueError("duplicates and sequence_values describe the value of a keyword passed: give the keyword")
+        if (self.duplicates or self.sequence_values or self.masks) and (self.keyword is None or self.absent):
+            raise ValueError(
+                "duplicates, sequence_values and masks describe the value of a keyword passed: give the keyword"
+            )
         if self.keyword is None and (self.absent or not self.any_value):
             raise ValueError("value and absent describe a keyword: give the keyword")
         if self.absent and not self.any_value:
@@ -692,6 +703,7 @@ class SymbolUse(Record):
             ("defines", None),
             ("untraced", False),
             ("sequence_values", False),
+            ("masks", False),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

@@ -46,6 +46,7 @@ class Symbol:
     defines: str | None = None
     untraced: bool = False
     sequence_values: bool = False
+    masks: bool = False
 
 
 @dataclass(frozen=True)

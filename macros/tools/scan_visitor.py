@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from macros.dataset.vocabulary import TORCH
+from macros.tools.scan_alias import may_return_input, walk_own_scope
 from macros.tools.scan_module import (
     COMPILERS,
     UNTRACED_METHODS,
@@ -75,34 +76,6 @@ COMPLEX_RESULTS = frozenset(
 COMPLEX = "complex"
 #: Marks a class attribute holding a layer (its parameters' dtype follows), not a tensor.
 _LAYER = "layer:"
-#: Calls that make a new tensor, never an input or a view of one: the factories, their `*_like`
-#: forms (a new tensor of the input's size), and the joins, which copy their inputs into a new one.
-NEW_TENSORS = frozenset(
-    f"torch.{name}"
-    for name in [
-        "empty",
-        "zeros",
-        "ones",
-        "full",
-        "rand",
-        "randn",
-        "randint",
-        "arange",
-        "tensor",
-        "empty_strided",
-        "empty_like",
-        "zeros_like",
-        "ones_like",
-        "full_like",
-        "rand_like",
-        "randn_like",
-        "randint_like",
-        "cat",
-        "concat",
-        "concatenate",
-        "stack",
-    ]
-)
 #: Methods that run compiled when their object is: a module's `forward` (`torch.compile(model)`),
 #: and the steps Lightning wraps in the compiled module's dynamo context
 #: (pytorch_lightning/utilities/compile.py, `from_compiled`).
@@ -134,6 +107,7 @@ class Rule:
     defines: str | None = None  # a subclass's method of this name, lacking `keyword`
     untraced: bool = False  # only in code that runs during compilation without being traced
     sequence_values: bool = False  # the keyword's mapping may map a key to several values
+    masks: bool = False  # the keyword's value may mask a whole row (not an additive bias)
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -210,6 +184,18 @@ class Call:
                 if index == rule.position:
                     return self._is_value(argument, rule)
         return None if any(keyword.arg is None for keyword in keywords) else False  # **kwargs
+
+    def argument(self, rule: Rule) -> ast.expr | None:
+        """What the call passes as the rule's argument, by name or at its position (None if it
+        passes none that can be told)."""
+        for keyword in self.expanded():
+            if keyword.arg == rule.keyword:
+                return keyword.value
+        if rule.position is not None and len(self.args) > rule.position:
+            before = self.args[: rule.position + 1]
+            if not any(isinstance(argument, ast.Starred) for argument in before):
+                return self.args[rule.position]
+        return None
 
     def _is_none(self, node: ast.expr) -> bool:
         return (isinstance(node, ast.Constant) and node.value is None) or (
@@ -391,6 +377,8 @@ class UseVisitor(ast.NodeVisitor):
             return None
         if passed and rule.sequence_values and self._single_valued_mapping(call, rule.keyword):
             return None
+        if passed and rule.masks and self._additive_bias(call, rule):
+            return None
         if passed:
             return f"{name}({rule.keyword}=...)"
         if passed is None and (unpacked_dict := call.may_unpack(rule.keyword)) is not None:
@@ -565,7 +553,7 @@ class UseVisitor(ast.NodeVisitor):
         for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]:
             if arg is not None:
                 stores[arg.arg] = 2
-        for node in _walk_own_scope(function.body):
+        for node in walk_own_scope(function.body):
             names: list[str] = []
             if isinstance(node, ast.Name):
                 if isinstance(node.ctx, ast.Load):
@@ -769,7 +757,7 @@ class UseVisitor(ast.NodeVisitor):
             name = value.id
             if any(  # `names.append("x")`, `names += [...]`: not the literal any more
                 isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name
-                for node in _walk_own_scope(self._function.body)
+                for node in walk_own_scope(self._function.body)
             ):
                 return False
             value = self._facts_of_function().values.get(name)
@@ -777,6 +765,35 @@ class UseVisitor(ast.NodeVisitor):
             return False
         items = [element.value for element in value.elts if isinstance(element, ast.Constant)]
         return len(items) == len(value.elts) and len(set(items)) == len(items)
+
+    def _additive_bias(self, call: Call, rule: Rule) -> bool:
+        """Whether the call passes the rule's argument a value named as an additive bias: a name or
+        attribute whose words include "bias" and not "mask" (`attn_bias`, `self.rel_pos_bias`), or
+        a variable the function binds only to None and to calls of such names
+        (`attn_mask = self.get_rel_pos_bias()`). A float bias is finite: it cannot mask a row."""
+        value = call.argument(rule)
+        if value is None:
+            return False
+        if _names_a_bias(value):
+            return True
+        if not isinstance(value, ast.Name) or self._function is None or isinstance(self._function, ast.Lambda):
+            return False
+        bound = [
+            node.value
+            for node in walk_own_scope(self._function.body)
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == value.id for t in node.targets)
+        ]
+        stores = sum(
+            1
+            for node in walk_own_scope(self._function.body)
+            if isinstance(node, ast.Name) and node.id == value.id and not isinstance(node.ctx, ast.Load)
+        )
+        if not bound or stores != len(bound):
+            return False  # a parameter, or bound in a way not followed (`for`, `+=`, a tuple)
+        return all(
+            (isinstance(v, ast.Constant) and v.value is None) or (isinstance(v, ast.Call) and _names_a_bias(v.func))
+            for v in bound
+        )
 
     def _single_valued_mapping(self, call: Call, keyword: str) -> bool:
         """Whether the call passes `keyword` a dict whose every value is one name, attribute or
@@ -828,9 +845,10 @@ class UseVisitor(ast.NodeVisitor):
         return writes == 1
 
     def _op_returns_new_tensors(self, call: Call) -> bool:
-        """Whether a custom op registration's function is visible and returns only new tensors:
-        the function it decorates (`@custom_op("ns::op", mutates_args=())`), or the module's
-        function it is given by name (`custom_op("ns::op", fn, ...)`, `impl(name, types, func)`)."""
+        """Whether a custom op registration's function is visible and never returns an input or a
+        view of one (scan_alias): the function it decorates (`@custom_op("ns::op", ...)`), or the
+        module's function it is given by name (`custom_op("ns::op", fn, ...)`,
+        `impl(name, types, func)`). An op whose function the module does not show may alias."""
         function = None
         for argument in [*call.args, *(k.value for k in call.keywords if k.arg in {"fn", "func"})]:
             if isinstance(argument, ast.Name) and (function := self._module_function(argument.id)) is not None:
@@ -839,9 +857,17 @@ class UseVisitor(ast.NodeVisitor):
             function = self._decorated
         if function is None:
             return False
-        facts = self._bound_once(function)
-        returns = [node for node in _walk_own_scope(function.body) if isinstance(node, ast.Return)]
-        return all(node.value is None or self._new_tensor(node.value, facts, 3) for node in returns)
+        return not may_return_input(function, self.qualified, self._module_function_names())
+
+    def _module_function_names(self) -> frozenset[str]:
+        """The names of the module's top-level functions."""
+        if self._module is None:
+            return frozenset()
+        return frozenset(
+            s.name
+            for s in _top_level_statements(self._module.body)
+            if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+        )
 
     def _module_function(self, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         """The module's one top-level function of that name (None if there is none, or several)."""
@@ -853,21 +879,6 @@ class UseVisitor(ast.NodeVisitor):
             if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == name
         ]
         return found[0] if len(found) == 1 else None
-
-    def _new_tensor(self, value: ast.expr, facts: _Facts, depth: int) -> bool:
-        """A new tensor, never an input or a view of one: a NEW_TENSORS call, `.clone()`, None, a
-        tuple or list of those, or a variable its function binds once to one."""
-        if isinstance(value, ast.Constant) and value.value is None:
-            return True
-        if isinstance(value, ast.Tuple | ast.List):
-            return all(self._new_tensor(element, facts, depth) for element in value.elts)
-        if isinstance(value, ast.Call):
-            if isinstance(value.func, ast.Attribute) and value.func.attr == "clone":
-                return True
-            return self.qualified(value.func) in NEW_TENSORS
-        if isinstance(value, ast.Name) and value.id in facts.values and depth > 0:
-            return self._new_tensor(facts.values[value.id], facts, depth - 1)
-        return False
 
     def _in_compiled_code(self) -> bool:
         """Whether the code being read sits, lexically, in a function torch.compile runs: one
@@ -1143,19 +1154,10 @@ def _top_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 yield from _top_level_statements(block)
 
 
-def _walk_own_scope(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of a function's body, without the bodies of the functions, lambdas and classes
-    defined in it (their names are bindings of this scope; what they bind is theirs)."""
-    pending: list[ast.AST] = list(body)
-    while pending:
-        node = pending.pop()
-        yield node
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            pending.extend(node.decorator_list)
-            continue
-        if isinstance(node, ast.Lambda):
-            continue
-        pending.extend(ast.iter_child_nodes(node))
+def _names_a_bias(node: ast.AST) -> bool:
+    """A name or attribute whose words (split at underscores) include "bias" and not "mask"."""
+    words = _identifier(node).lower().split("_")
+    return "bias" in words and "mask" not in words
 
 
 def _exception_names(node: ast.expr | None) -> list[str]:
