@@ -39,6 +39,7 @@ from macros.tools.scan_files import (
 )
 from macros.tools.scan_output import Finding
 from macros.tools.scan_rules import ScanData, felt_in, from_catalog, version_key
+from macros.tools.scan_tree import facts_that_hold
 from macros.tools.scan_visitor import Rule, UseVisitor
 
 __all__ = ["Finding", "ScanResult", "ScanUsageError", "python_files", "rules_for", "scan", "scan_source"]
@@ -94,24 +95,25 @@ def _is_version(text: str) -> bool:
 
 def scan_source(
     source: str, index: dict[str, list[Rule]], path: Path | None = None
-) -> list[tuple[int, int, str, Rule]]:
-    """(line, column, symbol as written, rule) for each use in one module's source: one per
-    place and item, none on a line whose `# noqa:` names the item, and of the steps of one
-    change's lifecycle that meet the same place (a deprecation, then the removal), the latest."""
+) -> list[tuple[int, int, str, Rule, str | None]]:
+    """(line, column, symbol as written, rule, the tree fact that would make it no use) for each
+    use in one module's source: one per place and item, none on a line whose `# noqa:` names the
+    item, and of the steps of one change's lifecycle that meet the same place (a deprecation,
+    then the removal), the latest."""
     roots = frozenset(name.split(".")[0] for name in index if not name.startswith("."))
     if not any(root in source for root in roots) and not (path and "import *" in source):
         return []  # cannot import any listed module: no need to parse it
     visitor = UseVisitor(index, roots, path)
     visitor.visit(ast.parse(source))
-    at: dict[tuple[int, int], dict[str, tuple[str, Rule]]] = {}
+    at: dict[tuple[int, int], dict[str, tuple[str, Rule, str | None]]] = {}
     for hit in visitor.hits:
         place = at.setdefault((hit.node.lineno, hit.node.col_offset), {})
-        place.setdefault(hit.rule.item.id, (hit.name, hit.rule))
+        place.setdefault(hit.rule.item.id, (hit.name, hit.rule, hit.unless))
     found = []
     for (line, column), hits in at.items():
-        for name, rule in hits.values():
-            if not any(_supersedes(other, rule) for _, other in hits.values()):
-                found.append((line, column + 1, name, rule))
+        for name, rule, unless in hits.values():
+            if not any(_supersedes(other, rule) for _, other, _ in hits.values()):
+                found.append((line, column + 1, name, rule, unless))
     if found:
         silenced = _noqa(source)
         found = [hit for hit in found if hit[3].item.id not in silenced.get(hit[0], ())]
@@ -165,8 +167,9 @@ def _start_worker(index: dict[str, list[Rule]]) -> None:
     _worker_index = index
 
 
-def _scan_file(candidate: Candidate) -> tuple[Path, list[tuple[int, int, str, str]], str | None]:
-    """One file's hits as plain tuples (line, column, symbol, item id), or why it was skipped.
+def _scan_file(candidate: Candidate) -> tuple[Path, list[tuple[int, int, str, str, str | None]], str | None]:
+    """One file's hits as plain tuples (line, column, symbol, item id, tree fact), or why it was
+    skipped.
     Any failure stays with its file: the scan of the others goes on."""
     path = candidate.path
     if candidate.problem:
@@ -181,7 +184,7 @@ def _scan_file(candidate: Candidate) -> tuple[Path, list[tuple[int, int, str, st
         return path, [], "nested too deeply to parse (Python's recursion limit)"
     except (ValueError, OverflowError) as error:  # a NUL byte, a literal too large
         return path, [], f"cannot be parsed ({type(error).__name__}: {error})"
-    return path, [(line, column, symbol, rule.item.id) for line, column, symbol, rule in hits], None
+    return path, [(line, column, symbol, rule.item.id, unless) for line, column, symbol, rule, unless in hits], None
 
 
 def scan(
@@ -209,10 +212,14 @@ def scan(
         results = [_scan_file(candidate) for candidate in candidates]
     findings, skipped = [], []
     base = site_url.rstrip("/") + "/"
+    asked = {hit[4] for _, hits, _ in results for hit in hits if hit[4] is not None}
+    held = facts_that_hold((c.path for c in candidates if c.problem is None), asked) if asked else set()
     for path, hits, problem in results:
         if problem:
             skipped.append(f"{printable(path)}: {problem}")
-        for line, column, symbol, item_id in hits:
+        for line, column, symbol, item_id, unless in hits:
+            if unless in held:
+                continue  # the tree shows it is no use (scan_tree)
             rule = by_item[item_id]
             findings.append(
                 Finding(

@@ -43,6 +43,7 @@ from macros.tools.scan_module import (
 from macros.tools.scan_module import identifier as _identifier
 from macros.tools.scan_output import MAY_APPLY
 from macros.tools.scan_rules import ScanItem, Symbol
+from macros.tools.scan_tree import COMPLEX_SPECTROGRAMS, CONSTRUCTS
 
 #: Exceptions whose handler makes the code in the `try` a compatibility shim.
 SHIM_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
@@ -76,6 +77,8 @@ COMPLEX_RESULTS = frozenset(
 COMPLEX = "complex"
 #: Marks a class attribute holding a layer (its parameters' dtype follows), not a tensor.
 _LAYER = "layer:"
+#: The inverse transforms that take a complex spectrogram (torch 2.0 refuses a real one).
+SPECTROGRAM_INVERSES = frozenset({"torch.istft", "torch.functional.istft"})
 #: Methods that run compiled when their object is: a module's `forward` (`torch.compile(model)`),
 #: and the steps Lightning wraps in the compiled module's dynamo context
 #: (pytorch_lightning/utilities/compile.py, `from_compiled`).
@@ -259,6 +262,9 @@ class Hit:
     node: ast.AST
     name: str  # the symbol as the finding shows it
     rule: Rule
+    #: A fact about the whole tree (scan_tree) that, if it holds, makes the use not one: what the
+    #: module alone cannot tell (`constructs:init_fn`, `complex-spectrograms`).
+    unless: str | None = None
 
 
 class UseVisitor(ast.NodeVisitor):
@@ -292,6 +298,7 @@ class UseVisitor(ast.NodeVisitor):
         self._construction: set[int] | None = None  # ids of the functions run only while a model is built
         self._layers_dtype: str | None = None  # "" when the module's layers may have another dtype
         self._narrowed: set[str] = set()  # names an enclosing `if isinstance(m, nn.Linear)` narrows to a layer
+        self._unless: str | None = None  # the tree fact that would settle the use being read (Hit.unless)
         self._in_class_body = False  # the statement being read is directly in a class body
         self._class_names: list[str] = []  # the enclosing classes' names
         self._decorated: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # while reading its decorators
@@ -316,13 +323,14 @@ class UseVisitor(ast.NodeVisitor):
                     continue  # `super().__init__()`: the base class was reported where it is named
                 if end < len(parts) and _CONSTANT.match(parts[end]):
                     continue  # `cpp_extension.CUDA_HOME` is a value, not the module's behaviour
+                self._unless = None
                 shown = self._applies(rule, call if end == len(parts) else None, name)
                 if shown is None:
                     continue
                 if self._guards or (self._import_guards and self._context == "import"):
                     self.guarded += 1
                 else:
-                    self.hits.append(Hit(node, shown, rule))
+                    self.hits.append(Hit(node, shown, rule, self._unless))
 
     def _applies(self, rule: Rule, call: Call | None, name: str) -> str | None:
         """How the finding names the use, or None when the rule's condition does not hold."""
@@ -345,6 +353,8 @@ class UseVisitor(ast.NodeVisitor):
             known = self._known_dtype(call.args[0])
             if known is not None and known not in rule.dtypes:
                 return None  # `trunc_normal_(w)` where w = torch.empty(..., dtype=torch.float32)
+            if known is None:
+                self._unless = self._tree_fact_for_dtype(call.args[0], rule)
         if call is not None:
             facts = self._facts_of_function()
             call = replace(call, none=facts.none, dicts=facts.dicts, stored=facts.stored)
@@ -617,6 +627,43 @@ class UseVisitor(ast.NodeVisitor):
         if isinstance(owner, ast.Name) and owner.id in self._narrowed and self._at_construction():
             return self._module_layers_dtype()
         return None
+
+    def _tree_fact_for_dtype(self, tensor: ast.expr, rule: Rule) -> str | None:
+        """The fact about the whole tree that would show a tensor of unknown dtype is not of the
+        rule's dtypes (scan_tree): for istft, that the tree makes only complex spectrograms; for
+        `m.weight` narrowed to a layer in a module-level function its own module never names,
+        that the other modules name that function only while a model is built."""
+        if rule.name in SPECTROGRAM_INVERSES:
+            function = self._function
+            if isinstance(tensor, ast.Name) and function is not None and not isinstance(function, ast.Lambda):
+                for node in walk_own_scope(function.body):
+                    if (
+                        isinstance(node, ast.Call)
+                        and _identifier(node.func) == "view_as_complex"
+                        and any(isinstance(a, ast.Name) and a.id == tensor.id for a in node.args)
+                    ):
+                        return None  # the function packs it with view_as_complex: real (..., 2) pairs
+            return COMPLEX_SPECTROGRAMS
+        if not (
+            isinstance(tensor, ast.Attribute)
+            and tensor.attr in LAYER_PARAMETERS
+            and isinstance(tensor.value, ast.Name)
+            and tensor.value.id in self._narrowed
+            and self._enclosing
+            and self._module is not None
+        ):
+            return None
+        layers = self._module_layers_dtype()
+        if layers is None or layers in rule.dtypes:
+            return None
+        outermost = self._enclosing[0][2]
+        if not isinstance(outermost, ast.FunctionDef | ast.AsyncFunctionDef) or outermost not in self._module.body:
+            return None  # a method: only its class reaches it
+        named_here = any(
+            isinstance(node, ast.Name) and node.id == outermost.name and isinstance(node.ctx, ast.Load)
+            for node in ast.walk(self._module)
+        )
+        return None if named_here else f"{CONSTRUCTS}{outermost.name}"
 
     def _at_construction(self) -> bool:
         """Whether the function being read runs only while a model is built: a class's `__init__`,

@@ -9,8 +9,9 @@ are real uses found by an independent text search (PATTERNS), to measure recall.
 
 An excerpt is the file's imports plus the function (or top-level statement) around the line, the
 module's functions the sampled statement names and the module-level statements writing a name it
-reads (a registered op's function, a table it passes), kept at their indentation under `if True:`
-lines, so tests/test_scan_sample.py can measure the
+reads (a registered op's function, a table it passes), and the module's functions making what the
+scanner's facts about the whole tree read (TREE_EVIDENCE), kept at their indentation under
+`if True:` lines, so tests/test_scan_sample.py can measure the
 same sample without the trees (each a few megabytes, downloaded by `make scan-bench` only).
 """
 
@@ -202,6 +203,7 @@ def excerpt(
     spans = sorted(
         {_span(_enclosing(module, line)) for line in lines}
         | {_span(function) for line in lines for function in _functions_named(module, line)}
+        | {_span(function) for function in _tree_evidence(module)}
     )
     outer = [span for span in spans if not any(o != span and o[0] <= span[0] and span[1] <= o[1] for o in spans)]
     body: list[str] = list(imports)
@@ -237,6 +239,26 @@ def _functions_named(module: ast.Module, line: int) -> list[ast.stmt]:
         for statement in _top_level(module.body)
         if (isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and statement.name in names)
         or _writes(statement) & names
+    ]
+
+
+#: Calls the scanner's facts about the whole tree read (macros/tools/scan_tree.py: the tree's
+#: spectrograms are complex): a sampled file's top-level functions making them are kept.
+TREE_EVIDENCE = frozenset({"stft", "view_as_real", "view_as_complex"})
+
+
+def _tree_evidence(module: ast.Module) -> list[ast.stmt]:
+    """The module's top-level functions that call what scan_tree reads (TREE_EVIDENCE)."""
+    return [
+        statement
+        for statement in module.body
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+        and any(
+            isinstance(node, ast.Call)
+            and (node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", ""))
+            in TREE_EVIDENCE
+            for node in ast.walk(statement)
+        )
     ]
 
 
