@@ -82,6 +82,7 @@ def test_conditions_that_make_the_change_apply(catalog: Catalog, tmp_path: Path)
         F.scaled_dot_product_attention(q, k, v, None, 0.1)
         F.scaled_dot_product_attention(q, k, v, mask)
         F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        bad = torch.isnan(out)  # the module looks for NaNs (reads_nan)
         """,
         "1.13",
         "2.5",
@@ -108,6 +109,8 @@ def test_a_keyword_given_a_variable_bound_only_to_none_is_left_out(catalog: Cata
             if lengths is not None:
                 mask = make_mask(lengths)
             return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        def fully_masked(out):
+            return out.isnan().all(-1)
         """,
         "2.4",
         "2.5",
@@ -549,9 +552,30 @@ def test_sdpa_given_an_additive_bias_masks_no_row(catalog: Catalog, tmp_path: Pa
             F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
             F.scaled_dot_product_attention(q, k, v, attn_mask=self.bias_mask)
             F.scaled_dot_product_attention(q, k, v, attn_mask=q.new_ones(4, 4).bool())
+            return torch.nan_to_num(q)
         """
     pairs = found(catalog, tmp_path, code, "2.4", "2.5")
     assert lines(pairs, "sdpa-fully-masked-rows-zero") == [9, 10, 11, 12]
+
+
+def test_sdpa_only_where_the_module_looks_for_nans(catalog: Catalog, tmp_path: Path) -> None:
+    """2.5 zeroes the rows that gave NaN: code that looked for those NaNs (`isnan`, `isfinite`,
+    `nan_to_num`, as functions or methods) no longer finds them. A module that reads no NaN from a
+    tensor (diffusers' and lumina2's padding masks; a float check with math.isnan) sees no change."""
+    code = """
+        import math
+        import torch
+        import torch.nn.functional as F
+        def attend(q, k, v, mask):
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        def loss_ok(loss):
+            return not math.isnan(loss.item())
+        """
+    assert lines(found(catalog, tmp_path, code, "2.4", "2.5"), "sdpa-fully-masked-rows-zero") == []
+    for check in ["torch.isnan(out).any()", "out.isfinite().all()", "out.nan_to_num_(0.0)"]:
+        module = textwrap.dedent(code) + f"def check(out):\n    return {check}\n"
+        pairs = found(catalog, tmp_path, module, "2.4", "2.5")
+        assert lines(pairs, "sdpa-fully-masked-rows-zero") == [5], check
 
 
 def test_onnx_names_given_as_distinct_literals_cannot_clash(catalog: Catalog, tmp_path: Path) -> None:

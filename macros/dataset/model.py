@@ -630,6 +630,12 @@ class SymbolUse(Record):
         "has the word `bias` and not `mask` (`attn_bias`, `rel_pos_bias`), or a variable the function binds only to "
         "None and to calls of such names (`attn_mask = self.get_rel_pos_bias()`).",
     )
+    reads_nan: bool = Field(
+        default=False,
+        description="The change shows only in code that looks for NaNs: a use is reported only in a module that "
+        "reads them from tensors (`isnan`, `isfinite` or `nan_to_num`, as a torch function or a method). Elsewhere "
+        "the NaNs the old behaviour gave went unread (rows the code drops or never makes) and nothing changes.",
+    )
     name_kept: bool = Field(
         default=False,
         description="The name itself is neither deprecated nor removed; only what running it does changed. An "
@@ -704,6 +710,7 @@ class SymbolUse(Record):
             ("untraced", False),
             ("sequence_values", False),
             ("masks", False),
+            ("reads_nan", False),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

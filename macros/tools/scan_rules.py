@@ -47,6 +47,7 @@ class Symbol:
     untraced: bool = False
     sequence_values: bool = False
     masks: bool = False
+    reads_nan: bool = False
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,10 @@ COMPLEX_RESULTS = frozenset(
 COMPLEX = "complex"
 #: Marks a class attribute holding a layer (its parameters' dtype follows), not a tensor.
 _LAYER = "layer:"
+#: Calls that read NaNs from a tensor (as torch functions or tensor methods).
+NAN_READERS = frozenset({"isnan", "isfinite", "nan_to_num", "nan_to_num_"})
+#: Modules whose NaN checks read floats or arrays, not tensors.
+SCALAR_MODULES = frozenset({"math", "np", "numpy", "cmath"})
 #: The inverse transforms that take a complex spectrogram (torch 2.0 refuses a real one).
 SPECTROGRAM_INVERSES = frozenset({"torch.istft", "torch.functional.istft"})
 #: Methods that run compiled when their object is: a module's `forward` (`torch.compile(model)`),
@@ -111,6 +115,7 @@ class Rule:
     untraced: bool = False  # only in code that runs during compilation without being traced
     sequence_values: bool = False  # the keyword's mapping may map a key to several values
     masks: bool = False  # the keyword's value may mask a whole row (not an additive bias)
+    reads_nan: bool = False  # only in a module that reads NaNs from tensors
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -298,6 +303,7 @@ class UseVisitor(ast.NodeVisitor):
         self._construction: set[int] | None = None  # ids of the functions run only while a model is built
         self._layers_dtype: str | None = None  # "" when the module's layers may have another dtype
         self._narrowed: set[str] = set()  # names an enclosing `if isinstance(m, nn.Linear)` narrows to a layer
+        self._reads_nan: bool | None = None  # the module reads NaNs from tensors (computed once)
         self._unless: str | None = None  # the tree fact that would settle the use being read (Hit.unless)
         self._in_class_body = False  # the statement being read is directly in a class body
         self._class_names: list[str] = []  # the enclosing classes' names
@@ -339,6 +345,8 @@ class UseVisitor(ast.NodeVisitor):
         if rule.compiled and not self._in_compiled_code():
             return None
         if rule.untraced and not self._in_untraced_compile_code():
+            return None
+        if rule.reads_nan and not self._module_reads_nan():
             return None
         if rule.aliasing and call is not None and self._op_returns_new_tensors(call):
             return None
@@ -664,6 +672,18 @@ class UseVisitor(ast.NodeVisitor):
             for node in ast.walk(self._module)
         )
         return None if named_here else f"{CONSTRUCTS}{outermost.name}"
+
+    def _module_reads_nan(self) -> bool:
+        """Whether the module looks for NaNs in tensors: calls `isnan`, `isfinite` or `nan_to_num`
+        (torch's functions or the tensor methods; `math.isnan` and `np.isnan` read no tensor)."""
+        if self._reads_nan is None:
+            self._reads_nan = self._module is not None and any(
+                isinstance(node, ast.Call)
+                and _identifier(node.func) in NAN_READERS
+                and not (isinstance(node.func, ast.Attribute) and _identifier(node.func.value) in SCALAR_MODULES)
+                for node in ast.walk(self._module)
+            )
+        return self._reads_nan
 
     def _at_construction(self) -> bool:
         """Whether the function being read runs only while a model is built: a class's `__init__`,
