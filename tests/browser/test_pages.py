@@ -221,6 +221,13 @@ def test_a_missing_address_offers_search_the_releases_and_the_guides(context, re
         assert [e for e in watch.errors if "404" not in e] == [], watch.errors
 
 
+#: Chromium's clipboard is the machine's, shared by every worker's browser: the tests that copy
+#: and read it back run on one worker, one after another (a copy by another worker in between
+#: read back the wrong command).
+CLIPBOARD = pytest.mark.xdist_group("clipboard")
+
+
+@CLIPBOARD
 def test_anchor_scrolls_highlights_and_copy_link_copies_the_full_url(browser, site_url) -> None:
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
@@ -549,6 +556,7 @@ def test_lifecycle_picture_is_legible_explained_and_linked(browser, site_url) ->
     context.close()
 
 
+@CLIPBOARD
 def test_install_commands_have_copy_buttons(browser, site_url) -> None:
     context = browser.new_context(viewport=WIDE, permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
@@ -702,6 +710,7 @@ def test_gpu_answer_never_says_no_wheel_exists_when_the_builds_are_not_all_known
     assert watch.errors == []
 
 
+@CLIPBOARD
 def test_personal_guide_keeps_only_the_chosen_install_command(browser, site_url) -> None:
     context = browser.new_context(viewport=WIDE, permissions=["clipboard-read", "clipboard-write"])
     page, watch = open_page(context, site_url + "upgrade/2.9-to-2.12.html?variant=cu130")
