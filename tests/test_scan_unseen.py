@@ -578,6 +578,47 @@ def test_sdpa_only_where_the_module_looks_for_nans(catalog: Catalog, tmp_path: P
         assert lines(pairs, "sdpa-fully-masked-rows-zero") == [5], check
 
 
+def test_export_of_a_script_module_only(catalog: Catalog, tmp_path: Path) -> None:
+    """2.5's export refuses a ScriptModule: an export of a module the code scripts, traces or
+    loads with torch.jit (in the call, through a variable, or a parameter annotated as one) is
+    reported; an export of any other module (ultralytics' exporters) is not."""
+    code = """
+        import torch
+        def export(model, args):
+            return torch.export.export(model, args)
+        def export_scripted(model, args):
+            scripted = torch.jit.script(model)
+            return torch.export.export(scripted, args)
+        def export_loaded(path, args):
+            return torch.export.export(torch.jit.load(path), args)
+        def export_given(mod: torch.jit.ScriptModule, args):
+            return torch.export.export(mod=mod, args=args)
+        """
+    assert lines(found(catalog, tmp_path, code, "2.4", "2.5"), "export-scriptmodule-valueerror") == [6, 8, 10]
+
+
+def test_calls_through_a_name_assigned_a_torch_function(catalog: Catalog, tmp_path: Path) -> None:
+    """diffusers binds `_custom_op = torch.library.custom_op` behind a version check and registers
+    its ops through it: each registration is judged (the one returning an input is reported), not
+    the assignment; a rule that needs no call is still met at the assignment, once."""
+    code = """
+        import torch
+        if torch.__version__ >= "2.4.0":
+            _custom_op = torch.library.custom_op
+        @_custom_op("lib::fresh", mutates_args=())
+        def fresh(x: torch.Tensor) -> torch.Tensor:
+            return x.clone()
+        @_custom_op("lib::same", mutates_args=())
+        def same(x: torch.Tensor) -> torch.Tensor:
+            return x
+        script = torch.jit.script
+        scripted = script(torch.nn.Linear(2, 2))
+        """
+    pairs = found(catalog, tmp_path, code, "2.8", "2.14")
+    assert lines(pairs, "custom-op-output-aliasing") == lines(pairs, "custom-op-aliased-output-deprecated") == [7]
+    assert lines(pairs, "torchscript-future-warnings") == [10]
+
+
 def test_onnx_names_given_as_distinct_literals_cannot_clash(catalog: Catalog, tmp_path: Path) -> None:
     """2.11 rejects duplicate ONNX input or output names: a literal list of distinct names (or a
     variable bound once to one and never changed) cannot hold a duplicate; names computed at run

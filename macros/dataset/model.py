@@ -630,6 +630,13 @@ class SymbolUse(Record):
         "has the word `bias` and not `mask` (`attn_bias`, `rel_pos_bias`), or a variable the function binds only to "
         "None and to calls of such names (`attn_mask = self.get_rel_pos_bias()`).",
     )
+    scripted: bool = Field(
+        default=False,
+        description="The change concerns a first argument that is a TorchScript module: a use is reported only when "
+        "it visibly is one, made by `torch.jit.script`, `trace`, `trace_module`, `load`, `freeze` or "
+        "`optimize_for_inference` in the call or in a variable its function binds to one, or a parameter annotated "
+        "`torch.jit.ScriptModule`. An `nn.Module` of unknown origin is not reported.",
+    )
     reads_nan: bool = Field(
         default=False,
         description="The change shows only in code that looks for NaNs: a use is reported only in a module that "
@@ -668,11 +675,12 @@ class SymbolUse(Record):
             self.aliasing or None,
             self.defines,
             self.untraced or None,
+            self.scripted or None,
         )
         if all(condition is None for condition in conditions):
             raise ValueError(
                 "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
-                "dtypes, compiled, untraced, aliasing, defines or name_kept: true"
+                "dtypes, compiled, untraced, aliasing, scripted, defines or name_kept: true"
             )
         if (self.duplicates or self.sequence_values or self.masks) and (self.keyword is None or self.absent):
             raise ValueError(
@@ -711,6 +719,7 @@ class SymbolUse(Record):
             ("sequence_values", False),
             ("masks", False),
             ("reads_nan", False),
+            ("scripted", False),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

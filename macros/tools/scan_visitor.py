@@ -77,6 +77,11 @@ COMPLEX_RESULTS = frozenset(
 COMPLEX = "complex"
 #: Marks a class attribute holding a layer (its parameters' dtype follows), not a tensor.
 _LAYER = "layer:"
+#: Calls that make a TorchScript module, and the classes that annotate one.
+SCRIPTING = frozenset(
+    f"torch.jit.{name}" for name in ("script", "trace", "trace_module", "load", "freeze", "optimize_for_inference")
+)
+SCRIPT_MODULES = frozenset({"torch.jit.ScriptModule", "torch.jit.RecursiveScriptModule"})
 #: Calls that read NaNs from a tensor (as torch functions or tensor methods).
 NAN_READERS = frozenset({"isnan", "isfinite", "nan_to_num", "nan_to_num_"})
 #: Modules whose NaN checks read floats or arrays, not tensors.
@@ -116,6 +121,7 @@ class Rule:
     sequence_values: bool = False  # the keyword's mapping may map a key to several values
     masks: bool = False  # the keyword's value may mask a whole row (not an additive bias)
     reads_nan: bool = False  # only in a module that reads NaNs from tensors
+    scripted: bool = False  # the first argument visibly a TorchScript module
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -303,6 +309,8 @@ class UseVisitor(ast.NodeVisitor):
         self._construction: set[int] | None = None  # ids of the functions run only while a model is built
         self._layers_dtype: str | None = None  # "" when the module's layers may have another dtype
         self._narrowed: set[str] = set()  # names an enclosing `if isinstance(m, nn.Linear)` narrows to a layer
+        self._assigned: set[str] = set()  # local names bound by `name = torch.a.b` (visit_Assign)
+        self._alias_assignment = False  # reading the value of such an assignment
         self._reads_nan: bool | None = None  # the module reads NaNs from tensors (computed once)
         self._unless: str | None = None  # the tree fact that would settle the use being read (Hit.unless)
         self._in_class_body = False  # the statement being read is directly in a class body
@@ -333,6 +341,8 @@ class UseVisitor(ast.NodeVisitor):
                 shown = self._applies(rule, call if end == len(parts) else None, name)
                 if shown is None:
                     continue
+                if self._through_assignment(node) and not _judges_calls(rule):
+                    continue  # reported where the name was assigned
                 if self._guards or (self._import_guards and self._context == "import"):
                     self.guarded += 1
                 else:
@@ -348,8 +358,12 @@ class UseVisitor(ast.NodeVisitor):
             return None
         if rule.reads_nan and not self._module_reads_nan():
             return None
+        if rule.scripted and (call is None or not self._scripted_module(call)):
+            return None
         if rule.aliasing and call is not None and self._op_returns_new_tensors(call):
             return None
+        if call is None and self._alias_assignment and _judges_calls(rule):
+            return None  # `op = torch.library.custom_op`: the calls through `op` are judged instead
         if rule.decorates is not None:
             return f"@{name} on a class" if self._context == "class-decorator" else None
         retired_name = rule.item.retiring and not rule.name_kept
@@ -499,6 +513,7 @@ class UseVisitor(ast.NodeVisitor):
     def _bind_target(self, target: ast.AST) -> None:
         if isinstance(target, ast.Name):
             self.aliases.pop(target.id, None)
+            self._assigned.discard(target.id)
         elif isinstance(target, ast.Tuple | ast.List):
             for element in target.elts:
                 self._bind_target(element)
@@ -506,9 +521,19 @@ class UseVisitor(ast.NodeVisitor):
             self.visit(target)
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        # `_custom_op = torch.library.custom_op`: the calls through the new name are judged as
+        # calls of torch's; the assignment is a reference only for rules that need no call.
+        target = node.targets[0]
+        qualified = self.qualified(node.value) if isinstance(node.value, ast.Attribute) else None
+        alias = len(node.targets) == 1 and isinstance(target, ast.Name) and qualified is not None
+        self._alias_assignment = alias
         self.visit(node.value)
-        for target in node.targets:
-            self._bind_target(target)
+        self._alias_assignment = False
+        for each in node.targets:
+            self._bind_target(each)
+        if alias and isinstance(target, ast.Name) and qualified is not None:
+            self.aliases[target.id] = qualified
+            self._assigned.add(target.id)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         self._annotation(node.annotation)
@@ -672,6 +697,35 @@ class UseVisitor(ast.NodeVisitor):
             for node in ast.walk(self._module)
         )
         return None if named_here else f"{CONSTRUCTS}{outermost.name}"
+
+    def _scripted_module(self, call: Call) -> bool:
+        """Whether the call's first argument visibly is a TorchScript module: made by a SCRIPTING
+        call there or in a variable its function binds to one, or a parameter annotated as one."""
+        first = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "mod"), None)
+        if isinstance(first, ast.Call):
+            return self.qualified(first.func) in SCRIPTING
+        function = self._function
+        if not isinstance(first, ast.Name) or function is None or isinstance(function, ast.Lambda):
+            return False
+        for node in walk_own_scope(function.body):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and any(isinstance(t, ast.Name) and t.id == first.id for t in node.targets)
+                and self.qualified(node.value.func) in SCRIPTING
+            ):
+                return True
+        arguments = function.args
+        return any(
+            arg.arg == first.id and arg.annotation is not None and self.qualified(arg.annotation) in SCRIPT_MODULES
+            for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        )
+
+    def _through_assignment(self, node: ast.AST) -> bool:
+        """Whether the use reaches torch through a name an assignment bound (`op = torch.x.y`)."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in self._assigned
 
     def _module_reads_nan(self) -> bool:
         """Whether the module looks for NaNs in tensors: calls `isnan`, `isfinite` or `nan_to_num`
@@ -1219,6 +1273,12 @@ def _top_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             blocks = [statement.body, *(h.body for h in statement.handlers), statement.orelse]
             for block in blocks:
                 yield from _top_level_statements(block)
+
+
+def _judges_calls(rule: Rule) -> bool:
+    """Whether the rule's condition is read from the arguments of a call (without one, the
+    scanner cannot tell whether the change applies)."""
+    return rule.needs_call or rule.aliasing or rule.scripted or bool(rule.dtypes)
 
 
 def _names_a_bias(node: ast.AST) -> bool:
