@@ -619,6 +619,33 @@ def test_calls_through_a_name_assigned_a_torch_function(catalog: Catalog, tmp_pa
     assert lines(pairs, "torchscript-future-warnings") == [10]
 
 
+def test_onnx_args_that_cannot_end_with_a_dict(catalog: Catalog, tmp_path: Path) -> None:
+    """2.5 deprecates model keyword arguments as a dict at the end of ONNX export's `args`: a
+    literal tuple ending with a tensor, a tensor made by torch, or a variable bound once to such a
+    tuple cannot hold one; a trailing dict, a `dict(...)`, an unpacked tail and arguments of
+    unknown shape (a parameter: Lightning's `input_sample`) may. A reference that is no call
+    (`torch.onnx.export = patched`) passes no arguments."""
+    code = """
+        import torch
+        def export(model, x, mask, sample, f):
+            torch.onnx.export(model, (x, mask), f)
+            torch.onnx.export(model, torch.randn(1, 3), f)
+            inputs = (x,)
+            torch.onnx.export(model, inputs, f)
+            torch.onnx.export(model, (x, {"mask": mask}), f)
+            torch.onnx.export(model, args=(x, dict(mask=mask)), f=f)
+            torch.onnx.export(model, (x, *sample), f)
+            torch.onnx.export(model, sample, f)
+        torch.onnx.export = print
+        """
+    assert lines(found(catalog, tmp_path, code, "2.4", "2.5"), "onnx-export-model-kwargs-dict-deprecated") == [
+        7,
+        8,
+        9,
+        10,
+    ]
+
+
 def test_onnx_names_given_as_distinct_literals_cannot_clash(catalog: Catalog, tmp_path: Path) -> None:
     """2.11 rejects duplicate ONNX input or output names: a literal list of distinct names (or a
     variable bound once to one and never changed) cannot hold a duplicate; names computed at run

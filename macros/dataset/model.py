@@ -630,6 +630,13 @@ class SymbolUse(Record):
         "has the word `bias` and not `mask` (`attn_bias`, `rel_pos_bias`), or a variable the function binds only to "
         "None and to calls of such names (`attn_mask = self.get_rel_pos_bias()`).",
     )
+    trailing_dict: bool = Field(
+        default=False,
+        description="The change concerns a sequence given to the keyword whose last item is a dict (model keyword "
+        "arguments at the end of ONNX export's `args`): a literal tuple or list whose last item is not a dict "
+        "display or `dict(...)`, a torch call (a tensor), or a variable its function binds once to one of those, is "
+        "not reported.",
+    )
     scripted: bool = Field(
         default=False,
         description="The change concerns a first argument that is a TorchScript module: a use is reported only when "
@@ -682,9 +689,12 @@ class SymbolUse(Record):
                 "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
                 "dtypes, compiled, untraced, aliasing, scripted, defines or name_kept: true"
             )
-        if (self.duplicates or self.sequence_values or self.masks) and (self.keyword is None or self.absent):
+        if (self.duplicates or self.sequence_values or self.masks or self.trailing_dict) and (
+            self.keyword is None or self.absent
+        ):
             raise ValueError(
-                "duplicates, sequence_values and masks describe the value of a keyword passed: give the keyword"
+                "duplicates, sequence_values, masks and trailing_dict describe the value of a keyword passed: give "
+                "the keyword"
             )
         if self.keyword is None and (self.absent or not self.any_value):
             raise ValueError("value and absent describe a keyword: give the keyword")
@@ -720,6 +730,7 @@ class SymbolUse(Record):
             ("masks", False),
             ("reads_nan", False),
             ("scripted", False),
+            ("trailing_dict", False),
         ):
             if dumped.get(field, unset) == unset:
                 dumped.pop(field, None)

@@ -49,6 +49,7 @@ class Symbol:
     masks: bool = False
     reads_nan: bool = False
     scripted: bool = False
+    trailing_dict: bool = False
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,7 @@ class Rule:
     masks: bool = False  # the keyword's value may mask a whole row (not an additive bias)
     reads_nan: bool = False  # only in a module that reads NaNs from tensors
     scripted: bool = False  # the first argument visibly a TorchScript module
+    trailing_dict: bool = False  # the keyword's sequence may end with a dict
 
     @classmethod
     def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
@@ -410,6 +411,8 @@ class UseVisitor(ast.NodeVisitor):
         if passed and rule.sequence_values and self._single_valued_mapping(call, rule.keyword):
             return None
         if passed and rule.masks and self._additive_bias(call, rule):
+            return None
+        if passed and rule.trailing_dict and self._ends_without_dict(call, rule):
             return None
         if passed:
             return f"{name}({rule.keyword}=...)"
@@ -886,6 +889,24 @@ class UseVisitor(ast.NodeVisitor):
             return False
         items = [element.value for element in value.elts if isinstance(element, ast.Constant)]
         return len(items) == len(value.elts) and len(set(items)) == len(items)
+
+    def _ends_without_dict(self, call: Call, rule: Rule) -> bool:
+        """Whether the call passes the rule's argument a value that visibly does not end with a
+        dict: a literal tuple or list whose last item is no dict display or `dict(...)`, a torch
+        call (a tensor), or a variable its function binds once to one of those."""
+        value = call.argument(rule)
+        if isinstance(value, ast.Name):
+            value = self._facts_of_function().values.get(value.id)
+        if isinstance(value, ast.Call):
+            return (self.qualified(value.func) or "").startswith(f"{TORCH}.")
+        if not isinstance(value, ast.Tuple | ast.List):
+            return False
+        if not value.elts:
+            return True
+        last = value.elts[-1]
+        if isinstance(last, ast.Starred | ast.Dict):
+            return False
+        return not (isinstance(last, ast.Call) and _identifier(last.func) == "dict")
 
     def _additive_bias(self, call: Call, rule: Rule) -> bool:
         """Whether the call passes the rule's argument a value named as an additive bias: a name or
