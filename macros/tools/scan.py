@@ -169,8 +169,7 @@ def _start_worker(index: dict[str, list[Rule]]) -> None:
 
 def _scan_file(candidate: Candidate) -> tuple[Path, list[tuple[int, int, str, str, str | None]], str | None]:
     """One file's hits as plain tuples (line, column, symbol, item id, tree fact), or why it was
-    skipped.
-    Any failure stays with its file: the scan of the others goes on."""
+    skipped. Any failure stays with its file: the scan of the others goes on."""
     path = candidate.path
     if candidate.problem:
         return path, [], candidate.problem

@@ -310,7 +310,7 @@ class UseVisitor(ast.NodeVisitor):
         self._construction: set[int] | None = None  # ids of the functions run only while a model is built
         self._layers_dtype: str | None = None  # "" when the module's layers may have another dtype
         self._narrowed: set[str] = set()  # names an enclosing `if isinstance(m, nn.Linear)` narrows to a layer
-        self._assigned: set[str] = set()  # local names bound by `name = torch.a.b` (visit_Assign)
+        self._assigned: dict[str, str] = {}  # local name -> what `name = torch.a.b` bound it to
         self._alias_assignment = False  # reading the value of such an assignment
         self._reads_nan: bool | None = None  # the module reads NaNs from tensors (computed once)
         self._unless: str | None = None  # the tree fact that would settle the use being read (Hit.unless)
@@ -516,7 +516,7 @@ class UseVisitor(ast.NodeVisitor):
     def _bind_target(self, target: ast.AST) -> None:
         if isinstance(target, ast.Name):
             self.aliases.pop(target.id, None)
-            self._assigned.discard(target.id)
+            self._assigned.pop(target.id, None)
         elif isinstance(target, ast.Tuple | ast.List):
             for element in target.elts:
                 self._bind_target(element)
@@ -536,7 +536,7 @@ class UseVisitor(ast.NodeVisitor):
             self._bind_target(each)
         if alias and isinstance(target, ast.Name) and qualified is not None:
             self.aliases[target.id] = qualified
-            self._assigned.add(target.id)
+            self._assigned[target.id] = qualified
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         self._annotation(node.annotation)
@@ -552,7 +552,7 @@ class UseVisitor(ast.NodeVisitor):
         self._context = saved
 
     def _scoped(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
-        saved = dict(self.aliases)
+        saved, saved_assigned = dict(self.aliases), dict(self._assigned)
         saved_function, self._function = self._function, node
         arguments = node.args
         every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
@@ -569,7 +569,7 @@ class UseVisitor(ast.NodeVisitor):
         body = node.body if isinstance(node.body, list) else [node.body]
         for statement in body:
             self.visit(statement)
-        self.aliases = saved
+        self.aliases, self._assigned = saved, saved_assigned
         self._function = saved_function
 
     def _facts_of_function(self) -> _Facts:
@@ -728,7 +728,12 @@ class UseVisitor(ast.NodeVisitor):
         """Whether the use reaches torch through a name an assignment bound (`op = torch.x.y`)."""
         while isinstance(node, ast.Attribute):
             node = node.value
-        return isinstance(node, ast.Name) and node.id in self._assigned
+        # An import may rebind the name later: then it no longer holds what was assigned.
+        return (
+            isinstance(node, ast.Name)
+            and node.id in self._assigned
+            and self._assigned[node.id] == self.aliases.get(node.id)
+        )
 
     def _module_reads_nan(self) -> bool:
         """Whether the module looks for NaNs in tensors: calls `isnan`, `isfinite` or `nan_to_num`
