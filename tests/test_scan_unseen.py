@@ -597,6 +597,32 @@ def test_export_of_a_script_module_only(catalog: Catalog, tmp_path: Path) -> Non
     assert lines(found(catalog, tmp_path, code, "2.4", "2.5"), "export-scriptmodule-valueerror") == [6, 8, 10]
 
 
+def test_export_of_a_plain_function_only(catalog: Catalog, tmp_path: Path) -> None:
+    """2.3's export takes only an nn.Module: an export of a lambda, a partial, or a function the
+    module or the caller defines is reported; a module of unknown origin, a parameter and a
+    name the caller rebinds to a module are not."""
+    code = """
+        import functools
+        import torch
+        def double(x):
+            return 2 * x
+        def export(model, args, step):
+            torch.export.export(model, args)
+            torch.export.export(double, args)
+            torch.export.export(lambda x: x + 1, args)
+            torch.export.export(functools.partial(double), args)
+            torch.export.export(step, args)
+            def inner(x):
+                return x
+            torch.export.export(inner, args)
+        def export_module(args):
+            double = torch.nn.Linear(2, 2)
+            torch.export.export(double, args)
+        torch.export.export(double, (torch.ones(2),))
+        """
+    assert lines(found(catalog, tmp_path, code, "2.2", "2.3"), "export-requires-nn-module") == [7, 8, 9, 13, 17]
+
+
 def test_calls_through_a_name_assigned_a_torch_function(catalog: Catalog, tmp_path: Path) -> None:
     """diffusers binds `_custom_op = torch.library.custom_op` behind a version check and registers
     its ops through it: each registration is judged (the one returning an input is reported), not

@@ -637,12 +637,13 @@ class SymbolUse(Record):
         "display or `dict(...)`, a torch call (a tensor), or a variable its function binds once to one of those, is "
         "not reported.",
     )
-    scripted: bool = Field(
-        default=False,
-        description="The change concerns a first argument that is a TorchScript module: a use is reported only when "
-        "it visibly is one, made by `torch.jit.script`, `trace`, `trace_module`, `load`, `freeze` or "
+    given: Literal["script-module", "function"] | None = Field(
+        default=None,
+        description="The change concerns a first argument of this kind, and a use is reported only when it visibly "
+        "is one. `script-module`: made by `torch.jit.script`, `trace`, `trace_module`, `load`, `freeze` or "
         "`optimize_for_inference` in the call or in a variable its function binds to one, or a parameter annotated "
-        "`torch.jit.ScriptModule`. An `nn.Module` of unknown origin is not reported.",
+        "`torch.jit.ScriptModule`. `function`: a lambda, a `functools.partial(...)`, or the name of a function the "
+        "module or the calling function defines (and does not rebind). An `nn.Module` of unknown origin is neither.",
     )
     reads_nan: bool = Field(
         default=False,
@@ -682,12 +683,12 @@ class SymbolUse(Record):
             self.aliasing or None,
             self.defines,
             self.untraced or None,
-            self.scripted or None,
+            self.given,
         )
         if all(condition is None for condition in conditions):
             raise ValueError(
                 "give a keyword or position (an argument condition), caught (an exception), decorates: class, "
-                "dtypes, compiled, untraced, aliasing, scripted, defines or name_kept: true"
+                "dtypes, compiled, untraced, aliasing, given, defines or name_kept: true"
             )
         if (self.duplicates or self.sequence_values or self.masks or self.trailing_dict) and (
             self.keyword is None or self.absent
@@ -729,7 +730,7 @@ class SymbolUse(Record):
             ("sequence_values", False),
             ("masks", False),
             ("reads_nan", False),
-            ("scripted", False),
+            ("given", None),
             ("trailing_dict", False),
         ):
             if dumped.get(field, unset) == unset:

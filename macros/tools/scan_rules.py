@@ -48,7 +48,7 @@ class Symbol:
     sequence_values: bool = False
     masks: bool = False
     reads_nan: bool = False
-    scripted: bool = False
+    given: str | None = None
     trailing_dict: bool = False
 
 

@@ -121,7 +121,7 @@ class Rule:
     sequence_values: bool = False  # the keyword's mapping may map a key to several values
     masks: bool = False  # the keyword's value may mask a whole row (not an additive bias)
     reads_nan: bool = False  # only in a module that reads NaNs from tensors
-    scripted: bool = False  # the first argument visibly a TorchScript module
+    given: str | None = None  # the first argument visibly of this kind (script-module, function)
     trailing_dict: bool = False  # the keyword's sequence may end with a dict
 
     @classmethod
@@ -359,7 +359,7 @@ class UseVisitor(ast.NodeVisitor):
             return None
         if rule.reads_nan and not self._module_reads_nan():
             return None
-        if rule.scripted and (call is None or not self._scripted_module(call)):
+        if rule.given is not None and (call is None or not self._first_argument_is(call, rule.given)):
             return None
         if rule.aliasing and call is not None and self._op_returns_new_tensors(call):
             return None
@@ -701,10 +701,16 @@ class UseVisitor(ast.NodeVisitor):
         )
         return None if named_here else f"{CONSTRUCTS}{outermost.name}"
 
-    def _scripted_module(self, call: Call) -> bool:
-        """Whether the call's first argument visibly is a TorchScript module: made by a SCRIPTING
-        call there or in a variable its function binds to one, or a parameter annotated as one."""
+    def _first_argument_is(self, call: Call, kind: str) -> bool:
+        """Whether the call's first argument visibly is of `kind` (SymbolUse.given)."""
         first = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "mod"), None)
+        if first is None:
+            return False
+        return self._function_given(first) if kind == "function" else self._script_module_given(first)
+
+    def _script_module_given(self, first: ast.expr) -> bool:
+        """Made by a SCRIPTING call there or in a variable its function binds to one, or a
+        parameter annotated as a TorchScript module."""
         if isinstance(first, ast.Call):
             return self.qualified(first.func) in SCRIPTING
         function = self._function
@@ -723,6 +729,32 @@ class UseVisitor(ast.NodeVisitor):
             arg.arg == first.id and arg.annotation is not None and self.qualified(arg.annotation) in SCRIPT_MODULES
             for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
         )
+
+    def _function_given(self, first: ast.expr) -> bool:
+        """A lambda, a `functools.partial(...)`, or the name of a function the calling function
+        or the module defines, which the calling function does not rebind."""
+        if isinstance(first, ast.Lambda):
+            return True
+        if isinstance(first, ast.Call):
+            return _identifier(first.func) == "partial"
+        if not isinstance(first, ast.Name):
+            return False
+        function = self._function
+        if function is None or isinstance(function, ast.Lambda):
+            return self._module_function(first.id) is not None
+        arguments = function.args
+        parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+        bound = [
+            node
+            for node in walk_own_scope(function.body)
+            if (isinstance(node, ast.Name) and node.id == first.id and not isinstance(node.ctx, ast.Load))
+            or (isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == first.id)
+        ]
+        if first.id in parameters:
+            return False
+        if bound:
+            return all(isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) for node in bound)
+        return self._module_function(first.id) is not None
 
     def _through_assignment(self, node: ast.AST) -> bool:
         """Whether the use reaches torch through a name an assignment bound (`op = torch.x.y`)."""
@@ -1304,7 +1336,7 @@ def _top_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 def _judges_calls(rule: Rule) -> bool:
     """Whether the rule's condition is read from the arguments of a call (without one, the
     scanner cannot tell whether the change applies)."""
-    return rule.needs_call or rule.aliasing or rule.scripted or bool(rule.dtypes)
+    return rule.needs_call or rule.aliasing or rule.given is not None or bool(rule.dtypes)
 
 
 def _names_a_bias(node: ast.AST) -> bool:
