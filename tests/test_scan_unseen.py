@@ -623,6 +623,19 @@ def test_export_of_a_plain_function_only(catalog: Catalog, tmp_path: Path) -> No
     assert lines(found(catalog, tmp_path, code, "2.2", "2.3"), "export-requires-nn-module") == [7, 8, 9, 13, 17]
 
 
+def test_hardtanh_only_where_a_bound_is_given(catalog: Catalog, tmp_path: Path) -> None:
+    """2.4's hardtanh raises when min_val is above max_val: a call keeping both defaults (-1, 1)
+    cannot; one passing either bound, by name or by position, may."""
+    code = """
+        import torch.nn.functional as F
+        F.hardtanh(x)
+        F.hardtanh(x, inplace=True)
+        F.hardtanh(x, lo, hi)
+        F.hardtanh(x, max_val=hi)
+        """
+    assert lines(found(catalog, tmp_path, code, "2.3", "2.4"), "hardtanh-min-above-max-error") == [4, 5]
+
+
 def test_calls_through_a_name_assigned_a_torch_function(catalog: Catalog, tmp_path: Path) -> None:
     """diffusers binds `_custom_op = torch.library.custom_op` behind a version check and registers
     its ops through it: each registration is judged (the one returning an input is reported), not
