@@ -623,6 +623,33 @@ def test_export_of_a_plain_function_only(catalog: Catalog, tmp_path: Path) -> No
     assert lines(found(catalog, tmp_path, code, "2.2", "2.3"), "export-requires-nn-module") == [7, 8, 9, 13, 17]
 
 
+def test_a_default_the_function_always_sets_in_the_dict_it_unpacks(catalog: Catalog, tmp_path: Path) -> None:
+    """2.6's weights_only default concerns calls that leave it out: a function that writes it
+    into the dict it unpacks, in a statement of its own body, passes it. A write under a
+    condition (accelerate's `load`, which pops it in the other branch), or one undone by `pop`,
+    leaves it to check."""
+    code = """
+        import torch
+        def load(f, **kwargs):
+            kwargs["weights_only"] = True
+            return torch.load(f, **kwargs)
+        def load_defaults(f, **kwargs):
+            kwargs.setdefault("weights_only", True)
+            return torch.load(f, **kwargs)
+        def load_maybe(f, new, **kwargs):
+            if new:
+                kwargs["weights_only"] = True
+            else:
+                kwargs.pop("weights_only", None)
+            return torch.load(f, **kwargs)
+        def load_undone(f, **kwargs):
+            kwargs.update(weights_only=True)
+            del kwargs["weights_only"]
+            return torch.load(f, **kwargs)
+        """
+    assert lines(found(catalog, tmp_path, code, "2.5", "2.6"), "torch-load-weights-only-default") == [13, 17]
+
+
 def test_hardtanh_only_where_a_bound_is_given(catalog: Catalog, tmp_path: Path) -> None:
     """2.4's hardtanh raises when min_val is above max_val: a call keeping both defaults (-1, 1)
     cannot; one passing either bound, by name or by position, may."""

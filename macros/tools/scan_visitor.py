@@ -400,6 +400,9 @@ class UseVisitor(ast.NodeVisitor):
                 return None  # a partial's caller may still pass it: the partial is not the call
             if passed is False:
                 return f"{name}() without {rule.keyword}="
+            unpacked_dict = call.may_unpack(rule.keyword) if passed is None else None
+            if unpacked_dict is not None and self._always_sets(unpacked_dict, rule.keyword):
+                return None  # `d["weights_only"] = True; torch.load(f, **d)`: the function sets it
             if passed is None:
                 # `f(..., **kwargs)` relies on the default unless the caller's dictionary holds
                 # the keyword, which only the callers show: reported, saying what to check.
@@ -927,6 +930,26 @@ class UseVisitor(ast.NodeVisitor):
         items = [element.value for element in value.elts if isinstance(element, ast.Constant)]
         return len(items) == len(value.elts) and len(set(items)) == len(items)
 
+    def _always_sets(self, name: str, key: str) -> bool:
+        """Whether the function writes `key` into the dict `name` in a statement of its own body
+        (not under an `if`, a loop or a `try`: `d["k"] = v`, `d.update(k=v)`, `d.setdefault("k", v)`)
+        and never removes it (`d.pop("k")`, `del d["k"]`)."""
+        function = self._function
+        if function is None or isinstance(function, ast.Lambda):
+            return False
+        for node in walk_own_scope(function.body):
+            if _removes_from(node, name):
+                return False
+        for statement in function.body:
+            parts: list[ast.AST] = [statement]
+            if isinstance(statement, ast.Assign):
+                parts += statement.targets
+            elif isinstance(statement, ast.Expr):
+                parts.append(statement.value)
+            if any((name, key) in keys_written(part) for part in parts):
+                return True
+        return False
+
     def _ends_without_dict(self, call: Call, rule: Rule) -> bool:
         """Whether the call passes the rule's argument a value that visibly does not end with a
         dict: a literal tuple or list whose last item is no dict display or `dict(...)`, a torch
@@ -1331,6 +1354,15 @@ def _top_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             blocks = [statement.body, *(h.body for h in statement.handlers), statement.orelse]
             for block in blocks:
                 yield from _top_level_statements(block)
+
+
+def _removes_from(node: ast.AST, name: str) -> bool:
+    """`name.pop(...)`, `name.popitem()`, `name.clear()` or `del name[...]`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr in {"pop", "popitem", "clear"} and _identifier(node.func.value) == name
+    if isinstance(node, ast.Delete):
+        return any(_identifier(getattr(target, "value", target)) == name for target in node.targets)
+    return False
 
 
 def _judges_calls(rule: Rule) -> bool:
