@@ -88,6 +88,16 @@ def read_text(path: Path, *, limit: int) -> str:
 def _inside(path: Path, root: Path) -> Path:
     """`path` as an absolute path under `root`, with no link on the way from `root` to it."""
     name = display_name(path)
+    # `abspath` folds `link/..` away by spelling, where the system would follow the link first
+    # (`project/link/../x` is `outside/../x`): a `..` after a link is refused, not folded.
+    given = Path(os.path.join(os.getcwd(), path))
+    step = Path(given.anchor)
+    for part in given.parts[1:]:
+        if part == ".." and any(p.is_symlink() for p in [step, *step.parents]):
+            raise UnsafeFile(
+                f"{name}: goes up (..) from inside a link; the commands never write through links; nothing written"
+            )
+        step = step / part
     root_abs = Path(os.path.abspath(root))
     target = Path(os.path.abspath(path))
     try:
