@@ -13,7 +13,9 @@ library returns (a kernel's output), a torch function that computes (`torch.add`
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+
+from macros.tools.scan_module import walk_own_scope
 
 #: Tensor methods whose result may share the receiver's storage (or be the receiver).
 VIEW_METHODS = frozenset(
@@ -173,18 +175,3 @@ def _bindings(body: list[ast.stmt]) -> dict[str, list[ast.expr | None]]:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in handled:
             bindings.setdefault(node.id, []).append(None)
     return bindings
-
-
-def walk_own_scope(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of a function's body, without the bodies of the functions, lambdas and classes
-    defined in it (their names are bindings of this scope; what they bind is theirs)."""
-    pending: list[ast.AST] = list(body)
-    while pending:
-        node = pending.pop()
-        yield node
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            pending.extend(node.decorator_list)
-            continue
-        if isinstance(node, ast.Lambda):
-            continue
-        pending.extend(ast.iter_child_nodes(node))

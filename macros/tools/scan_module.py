@@ -1,12 +1,14 @@
 """What a whole module shows around a use, read when a rule first asks (few do): the functions
 torch.compile runs or uses as a backend, the functions that run only while a model is built, the
-keys a function writes into a dict, and whether a table's entries are single functions. Pure
-functions of the module's `ast`, called by the scanner's visitor (scan_visitor).
+keys a function writes into a dict, whether a table's entries are single functions, and a
+function's own nodes (walk_own_scope). Pure functions of the module's `ast`, called by the
+scanner's visitor (scan_visitor), scan_alias and scan_tree.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 #: What compiles the function it decorates or is given: `@torch.compile`, `@torch.compile(...)`,
 #: `torch.compile(step)`, and the older `torch._dynamo.optimize(...)`.
@@ -169,3 +171,18 @@ def literal_keys(node: ast.expr) -> list[str]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
         return [k.arg for k in node.keywords if k.arg is not None]
     return []
+
+
+def walk_own_scope(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of a function's body, without the bodies of the functions, lambdas and classes
+    defined in it (their names are bindings of this scope; what they bind is theirs)."""
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        yield node
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            pending.extend(node.decorator_list)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        pending.extend(ast.iter_child_nodes(node))

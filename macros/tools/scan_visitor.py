@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from macros.dataset.vocabulary import TORCH
-from macros.tools.scan_alias import may_return_input, walk_own_scope
+from macros.tools.scan_alias import may_return_input
 from macros.tools.scan_module import (
     COMPILERS,
     UNTRACED_METHODS,
@@ -39,6 +39,7 @@ from macros.tools.scan_module import (
     keys_written,
     single,
     single_values,
+    walk_own_scope,
 )
 from macros.tools.scan_module import identifier as _identifier
 from macros.tools.scan_output import MAY_APPLY

@@ -25,6 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from macros.tools.scan_tree import SPECTROGRAM_CALLS  # noqa: E402 (the checkout, not an installed copy)
+
 SAMPLE = ROOT / "tests" / "fixtures" / "scan_sample" / "sample.tsv"
 EXCERPTS = SAMPLE.parent
 #: The licence each tree's PKG-INFO states (the excerpts keep it in their first line); Apache-2.0
@@ -242,9 +245,9 @@ def _functions_named(module: ast.Module, line: int) -> list[ast.stmt]:
     ]
 
 
-#: Calls the scanner's facts about the whole tree read (macros/tools/scan_tree.py: the tree's
-#: spectrograms are complex): a sampled file's top-level functions making them are kept.
-TREE_EVIDENCE = frozenset({"stft", "view_as_real", "view_as_complex"})
+#: Calls the scanner's facts about the whole tree read (the tree's spectrograms are complex): a
+#: sampled file's top-level functions making them are kept.
+TREE_EVIDENCE = SPECTROGRAM_CALLS
 
 
 def _tree_evidence(module: ast.Module) -> list[ast.stmt]:
