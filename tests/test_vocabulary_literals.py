@@ -36,6 +36,9 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("tools/scan_alias.py", "cpu"): "`Tensor.cpu()`, a method that may return its tensor, not the platform",
     ("tools/scan_alias.py", "cuda"): "`Tensor.cuda()`, a method that may return its tensor, not the platform",
     ("tools/scan_alias.py", "data"): "`Tensor.data`, a view of its tensor, not the area",
+    ("tools/scan_reach.py", "cpu"): "`Module.cpu()`, a method torch.nn.Module defines, not the platform",
+    ("tools/scan_reach.py", "cuda"): "`Module.cuda()`, a method torch.nn.Module defines, not the platform",
+    ("tools/scan_reach.py", "xpu"): "`Module.xpu()`, a method torch.nn.Module defines, not the platform",
 }
 
 

@@ -13,6 +13,13 @@ from collections.abc import Iterator
 #: What compiles the function it decorates or is given: `@torch.compile`, `@torch.compile(...)`,
 #: `torch.compile(step)`, and the older `torch._dynamo.optimize(...)`.
 COMPILERS = frozenset({"torch.compile", "torch._dynamo.optimize"})
+#: Methods that run compiled when their object is: a module's `forward` (`torch.compile(model)`),
+#: and the steps Lightning wraps in the compiled module's dynamo context
+#: (pytorch_lightning/utilities/compile.py, `from_compiled`).
+COMPILED_METHODS = frozenset({"forward", "training_step", "validation_step", "test_step", "predict_step"})
+#: A loss module (`ClipLoss`, `nn.CrossEntropyLoss`): training scripts compile the model and call
+#: the loss outside it, so a loss's forward is not taken for compiled code.
+LOSS_SUFFIX = "Loss"
 #: Methods that run during compilation without Dynamo tracing them: a tensor subclass's dispatch,
 #: which AOTAutograd calls while it traces the graph.
 UNTRACED_METHODS = frozenset({"__torch_dispatch__", "__torch_function__"})

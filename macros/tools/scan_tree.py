@@ -12,6 +12,8 @@ findings wait on, reading again only the files whose text can bear on them.
   `view_as_complex` (a round trip); the tensors its `istft` calls take are those spectrograms
   (demucs' `ispectro(z)`, given `spectro()`'s output by other modules). scan_visitor does not ask
   about a tensor its function also packs with `view_as_complex`: that one holds real pairs.
+- `uncompiled:NAME`: no compiled code of the tree reaches the function NAME (`helper` or
+  `Class.method`) through the calls the tree shows (scan_reach).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from macros.tools.scan_files import Unreadable, read_source
 from macros.tools.scan_module import construction_functions, identifier
+from macros.tools.scan_reach import uncompiled_facts
 
 CONSTRUCTS = "constructs:"
 COMPLEX_SPECTROGRAMS = "complex-spectrograms"
@@ -32,6 +35,7 @@ SPECTROGRAM_CALLS = frozenset({"stft", "view_as_real", "view_as_complex"})
 def facts_that_hold(paths: Iterable[Path], asked: set[str]) -> set[str]:
     """Of the facts asked about, those the tree's files show (a file that cannot be read or
     parsed shows nothing, so a fact it could deny does not hold)."""
+    paths = list(paths)
     names = {fact.removeprefix(CONSTRUCTS) for fact in asked if fact.startswith(CONSTRUCTS)}
     constructs = _Constructs(names)
     spectrograms = _Spectrograms()
@@ -57,6 +61,7 @@ def facts_that_hold(paths: Iterable[Path], asked: set[str]) -> set[str]:
     held = {f"{CONSTRUCTS}{name}" for name in constructs.holding()}
     if COMPLEX_SPECTROGRAMS in asked and spectrograms.holds():
         held.add(COMPLEX_SPECTROGRAMS)
+    held |= uncompiled_facts(paths, asked)
     return held & asked
 
 

@@ -11,7 +11,8 @@ out, by name or at its position; an argument passed at its position (a rule with
 keyword); for `caught`, a `try` around the call that catches that exception; for `dtypes`, a
 first argument not known to be of another dtype (`_known_dtype`: a variable bound once to a factory
 with `dtype=`, a class attribute or a torch.nn layer's weight made in the default dtype); for
-`compiled`, a use inside code torch.compile runs (`_in_compiled_code`). An import, a type
+`compiled`, a use inside code torch.compile runs (`_in_compiled_code`), or in a function the tree's
+calls reach from it (scan_reach, asked as a tree fact). An import, a type
 check or an annotation is a use only of a name deprecated or removed, not of one whose behaviour
 changed (a breaking item, or `name_kept`).
 A use is *guarded* (not reported, like ruff's NPY201) inside a `try` that catches `ImportError`,
@@ -32,7 +33,9 @@ from pathlib import Path
 from macros.dataset.vocabulary import TORCH
 from macros.tools.scan_alias import may_return_input
 from macros.tools.scan_module import (
+    COMPILED_METHODS,
     COMPILERS,
+    LOSS_SUFFIX,
     UNTRACED_METHODS,
     compile_targets,
     construction_functions,
@@ -43,6 +46,7 @@ from macros.tools.scan_module import (
 )
 from macros.tools.scan_module import identifier as _identifier
 from macros.tools.scan_output import MAY_APPLY
+from macros.tools.scan_reach import fact_for
 from macros.tools.scan_rules import ScanItem, Symbol
 from macros.tools.scan_tree import COMPLEX_SPECTROGRAMS, CONSTRUCTS
 
@@ -89,13 +93,6 @@ NAN_READERS = frozenset({"isnan", "isfinite", "nan_to_num", "nan_to_num_"})
 SCALAR_MODULES = frozenset({"math", "np", "numpy", "cmath"})
 #: The inverse transforms that take a complex spectrogram (torch 2.0 refuses a real one).
 SPECTROGRAM_INVERSES = frozenset({"torch.istft", "torch.functional.istft"})
-#: Methods that run compiled when their object is: a module's `forward` (`torch.compile(model)`),
-#: and the steps Lightning wraps in the compiled module's dynamo context
-#: (pytorch_lightning/utilities/compile.py, `from_compiled`).
-COMPILED_METHODS = frozenset({"forward", "training_step", "validation_step", "test_step", "predict_step"})
-#: A loss module (`ClipLoss`, `nn.CrossEntropyLoss`): training scripts compile the model and call
-#: the loss outside it, so a loss's forward is not taken for compiled code.
-LOSS_SUFFIX = "Loss"
 
 
 @dataclass(frozen=True)
@@ -317,6 +314,7 @@ class UseVisitor(ast.NodeVisitor):
         self._unless: str | None = None  # the tree fact that would settle the use being read (Hit.unless)
         self._in_class_body = False  # the statement being read is directly in a class body
         self._class_names: list[str] = []  # the enclosing classes' names
+        self._owners: dict[int, str] = {}  # a method's node id -> its class's name
         self._decorated: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # while reading its decorators
 
     # --- matching ------------------------------------------------------------------------------
@@ -355,7 +353,9 @@ class UseVisitor(ast.NodeVisitor):
         if rule.defines is not None:
             return None  # reported where a subclass defines the method (`_overrides`)
         if rule.compiled and not self._in_compiled_code():
-            return None
+            self._unless = self._uncompiled_fact()
+            if self._unless is None:
+                return None  # module-level code runs at import, not compiled
         if rule.untraced and not self._in_untraced_compile_code():
             return None
         if rule.reads_nan and not self._module_reads_nan():
@@ -908,6 +908,8 @@ class UseVisitor(ast.NodeVisitor):
             and node.name in COMPILED_METHODS
             and not (self._class_names and self._class_names[-1].endswith(LOSS_SUFFIX))
         )
+        if in_class and self._class_names:
+            self._owners[id(node)] = self._class_names[-1]
         self._enclosing.append((node.name, compiled, node))
         self._scoped(node)
         self._enclosing.pop()
@@ -1093,6 +1095,14 @@ class UseVisitor(ast.NodeVisitor):
         if any(compiled for _, compiled, _ in self._enclosing):
             return True
         return any(name in self._compile_targets()[0] for name, _, _ in self._enclosing)
+
+    def _uncompiled_fact(self) -> str | None:
+        """The tree fact that the function holding the use (its outermost one: a nested
+        function is reached through it) is reached from no compiled code (scan_reach)."""
+        if not self._enclosing:
+            return None
+        outermost = self._enclosing[0][2]
+        return fact_for(self._enclosing[0][0], self._owners.get(id(outermost)))
 
     def _compile_targets(self) -> tuple[frozenset[str], frozenset[str]]:
         """compile_targets of the module, read once."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -190,11 +190,16 @@ def star_imports(path: Path) -> Callable[[ast.ImportFrom], list[str]]:
 
 
 def excerpt(
-    source: str, lines: list[int], stars: Callable[[ast.ImportFrom], list[str]] | None = None
+    source: str,
+    lines: list[int],
+    stars: Callable[[ast.ImportFrom], list[str]] | None = None,
+    evidence: Iterable[int] = (),
 ) -> tuple[str, dict[int, int]]:
     """The file's imports and the code around each of `lines` (the function, or top-level
-    statement, that holds it; a block inside another chosen block is kept once, as part of it),
-    and where each line lands in that text."""
+    statement, that holds it; a block inside another chosen block is kept once, as part of it)
+    and around each line of `evidence` (what scan_reach's search read), and where each of `lines`
+    lands in that text. A method kept without its class (a long one) is kept under the class's
+    header, which says what the class derives from."""
     module = ast.parse(source)
     text = source.splitlines()
     imports: list[str] = []
@@ -207,6 +212,7 @@ def excerpt(
         {_span(_enclosing(module, line)) for line in lines}
         | {_span(function) for line in lines for function in _functions_named(module, line)}
         | {_span(function) for function in _tree_evidence(module)}
+        | {_span(_enclosing(module, line)) for line in evidence}
     )
     outer = [span for span in spans if not any(o != span and o[0] <= span[0] and span[1] <= o[1] for o in spans)]
     body: list[str] = list(imports)
@@ -214,12 +220,23 @@ def excerpt(
     for first, last in outer:
         block = text[first - 1 : last]
         indent = len(block[0]) - len(block[0].lstrip())
-        body += [" " * level + "if True:" for level in range(0, indent, 4)]
+        owner = _class_holding(module, first)
+        header = text[owner.lineno - 1 : owner.body[0].lineno - 1] if owner is not None and indent else []
+        body += header
+        body += [" " * level + "if True:" for level in range(4 if header else 0, indent, 4)]
         for line in lines:
             if first <= line <= last:
                 where[line] = len(body) + line - first + 1
         body += block
     return "\n".join(body) + "\n", where
+
+
+def _class_holding(module: ast.Module, line: int) -> ast.ClassDef | None:
+    """The top-level class whose body holds the line."""
+    for node in module.body:
+        if isinstance(node, ast.ClassDef) and node.body[0].lineno <= line <= (node.end_lineno or 0):
+            return node
+    return None
 
 
 def _functions_named(module: ast.Module, line: int) -> list[ast.stmt]:
@@ -325,24 +342,72 @@ def _enclosing(module: ast.Module, line: int) -> ast.stmt:
 
 
 def vendor(cache: Path) -> None:
-    """One excerpt per sampled file; its first line maps each sampled line to its place:
+    """One excerpt per sampled file, and per file holding what the search for compiled callers
+    read (reach_evidence); its first line maps each sampled line to its place:
     `lines 66@31 95@40` (original@excerpt, both counted from 1, the header included)."""
-    by_file: dict[Path, tuple[Entry, set[int]]] = {}
-    for entry in load_sample():
-        by_file.setdefault(entry.excerpt, (entry, set()))[1].add(entry.line)
+    by_file: dict[Path, tuple[str, str, set[int], set[int]]] = {}  # tree, path, sampled, evidence
+    entries = load_sample()
+    for entry in entries:
+        by_file.setdefault(entry.excerpt, (entry.tree, entry.path, set(), set()))[2].add(entry.line)
+    for tree, path, line in reach_evidence(cache, entries):
+        target = EXCERPTS / tree / path.replace("/", "__")
+        by_file.setdefault(target, (tree, path, set(), set()))[3].add(line)
     for target in EXCERPTS.glob("*/*.py"):
         if target not in by_file:
             target.unlink()  # no entry left in that file
-    for target, (entry, lines) in by_file.items():
-        path = cache / entry.tree / entry.path
-        text, where = excerpt(path.read_text(encoding="utf-8"), sorted(lines), star_imports(path))
+    for target, (tree, relative, lines, evidence) in by_file.items():
+        path = cache / tree / relative
+        text, where = excerpt(path.read_text(encoding="utf-8"), sorted(lines), star_imports(path), evidence)
         places = " ".join(f"{line}@{where[line] + 1}" for line in sorted(lines))
+        kept = "the sampled lines" if lines else "what the scanner's search for compiled callers reads"
         origin = (
-            f"# {entry.tree} {entry.path} ({LICENCES.get(entry.tree, 'Apache-2.0')}), imports and the code around the"
-            f" sampled lines; lines {places}\n"
+            f"# {tree} {relative} ({LICENCES.get(tree, 'Apache-2.0')}), imports and the code around {kept};"
+            f" lines {places}\n"
         )
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(origin + text, encoding="utf-8")
+
+
+def reach_evidence(cache: Path, entries: list[Entry]) -> set[tuple[str, str, int]]:
+    """(tree, path, line) of each function scan_reach's search reads to find a sampled use of a
+    `compiled` rule reached from compiled code in other modules, so that the excerpts show it."""
+    from macros.query.catalog import open_catalog
+    from macros.tools.scan import python_files, rules_for
+    from macros.tools.scan_reach import CallerSearch, Target
+
+    catalog = open_catalog(ROOT / "data")
+    compiled_items = {
+        rule.item.id for scope in {e.bounds for e in entries} for rule in rules_for(catalog, *scope) if rule.compiled
+    }
+    found: set[tuple[str, str, int]] = set()
+    trees: dict[str, CallerSearch] = {}
+    for entry in entries:
+        if entry.item not in compiled_items:
+            continue
+        root = cache / entry.tree
+        module = ast.parse((root / entry.path).read_text(encoding="utf-8"))
+        start = _outermost_function(module, entry.line)
+        if start is None:
+            continue
+        if entry.tree not in trees:
+            trees[entry.tree] = CallerSearch([c.path for c in python_files([root]) if c.problem is None])
+        for path, node in trees[entry.tree].search(Target(*start)) or []:
+            found.add((entry.tree, path.relative_to(root).as_posix(), node.lineno))  # type: ignore[attr-defined]
+    return found
+
+
+def _outermost_function(module: ast.Module, line: int) -> tuple[str, str | None] | None:
+    """The name of the outermost function holding the line, and its class's, if a method."""
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.lineno <= line <= (node.end_lineno or 0):
+            return node.name, None
+        if isinstance(node, ast.ClassDef):
+            for method in node.body:
+                if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) and (
+                    method.lineno <= line <= (method.end_lineno or 0)
+                ):
+                    return method.name, node.name
+    return None
 
 
 def excerpt_origin(path: Path) -> str:
