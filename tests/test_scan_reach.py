@@ -171,3 +171,27 @@ def test_a_tree_that_cannot_be_read_whole_reports_the_use(catalog: Catalog, tmp_
     assert fact == f"{UNCOMPILED}_all_gather_if_available"
     assert uncompiled_facts(paths, {fact}) == set()
     assert uncompiled_facts([p for p in paths if p.name != "broken.py"], {fact}) == {fact}
+
+
+def test_a_helper_function_is_called_through_its_module_not_through_any_object(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """`t.gather(0, index)` on a tensor is not a call of the tree's function `gather`;
+    `helpers.gather(x)`, through the module an import binds, is."""
+    helper = """
+        import torch.distributed.nn
+        def gather(x):
+            return torch.distributed.nn.all_gather(x)
+        """
+    on_a_tensor = """
+        import torch
+        class Head(torch.nn.Module):
+            def forward(self, t, index):
+                return t.gather(0, index)
+        """
+    modules = {"helpers.py": helper, "head.py": on_a_tensor}
+    assert found(catalog, tmp_path, modules) == set()
+    through_the_module = on_a_tensor.replace("import torch\n", "import torch\n        import helpers\n").replace(
+        "t.gather(0, index)", "helpers.gather(t)"
+    )
+    assert found(catalog, tmp_path, {**modules, "head.py": through_the_module}) == {("helpers.py", 3)}

@@ -14,7 +14,7 @@ training scripts compile the model, not the loss) are left out, as scan_visitor 
 
 A caller is a function whose body names the one searched for:
 - a module-level function `f`: the name `f`, where the file defines or imports it by that name,
-  or `anything.f` (a module attribute);
+  or `module.f` on a name an import of the tree binds (not `x.f` on any object: `t.gather()`);
 - a method `C.m`: `self.m` or `cls.m` in a class related to C (C, one of its bases or subclasses,
   by name), and `obj.m` on any other object, except on an object imported from outside the tree
   (`dist.all_gather` is torch's), on `self.x` that the class makes of unrelated classes only
@@ -104,7 +104,7 @@ class _File:
     imports: dict[str, str]  # local name -> what it names (`nn` -> `torch.nn`)
     compiled: frozenset[str]  # functions the module gives to torch.compile
     classes: dict[str, list[ast.ClassDef]] = field(default_factory=dict)  # by name
-    imported: set[str] = field(default_factory=set)  # the names `from x import name` binds
+    imported: set[str] = field(default_factory=set)  # the names `from x import name` binds, and `name`
     construction: set[int] = field(default_factory=set)
     references: dict[str, list[Reference]] | None = None  # _references, read once
 
@@ -165,6 +165,7 @@ class CallerSearch:
                     if isinstance(node, ast.ClassDef):
                         file.classes.setdefault(node.name, []).append(node)
                     elif isinstance(node, ast.ImportFrom):
+                        file.imported |= {alias.asname or alias.name for alias in node.names}
                         file.imported |= {alias.name for alias in node.names}
         return self.files[path]
 
@@ -371,8 +372,8 @@ def _names(
         and file.imports[root.id].split(".")[0] not in tree.own_names
     ):
         return False  # `dist.all_gather`: torch's function, not the tree's
-    if target.owner is None:
-        return True
+    if target.owner is None:  # `module.f`: on a name an import binds, not on any object (`x.gather`)
+        return isinstance(root, ast.Name) and (root.id in file.imported or root.id in file.imports)
     if target.name in MODULE_METHODS:
         return False
     made = _attribute_classes(receiver, owner)
