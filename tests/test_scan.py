@@ -402,13 +402,13 @@ def test_a_changed_default_is_found_where_the_keyword_is_left_out(tmp_path: Path
 
 def test_every_condition_of_the_data_reaches_the_scanner_rules() -> None:
     """The data's symbol conditions, the packaged data's and the rules' are the same fields: copied
-    by name (scan_rules.from_catalog, scan_visitor.Rule.of), a condition one of them lacked would be
+    by name (scan_rules.from_catalog, scan_call.Rule.of), a condition one of them lacked would be
     dropped without a word."""
     from dataclasses import fields
 
     from macros.dataset.model import SymbolUse
+    from macros.tools.scan_call import Rule
     from macros.tools.scan_rules import Symbol
-    from macros.tools.scan_visitor import Rule
 
     symbol = {f.name for f in fields(Symbol)}
     assert symbol == set(SymbolUse.model_fields) | {"any_value"}  # any_value: the model derives it

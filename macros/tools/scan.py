@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from macros.dataset.vocabulary import REMOVAL
+from macros.tools.scan_call import Rule
 from macros.tools.scan_files import (
     Candidate,
     ScanUsageError,
@@ -40,7 +41,7 @@ from macros.tools.scan_files import (
 from macros.tools.scan_output import Finding
 from macros.tools.scan_rules import ScanData, felt_in, from_catalog, version_key
 from macros.tools.scan_tree import facts_that_hold
-from macros.tools.scan_visitor import Rule, UseVisitor
+from macros.tools.scan_visitor import UseVisitor
 
 __all__ = ["Finding", "ScanResult", "ScanUsageError", "python_files", "rules_for", "scan", "scan_source"]
 

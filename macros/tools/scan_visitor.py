@@ -27,11 +27,20 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from macros.dataset.vocabulary import TORCH
 from macros.tools.scan_alias import may_return_input
+from macros.tools.scan_call import Call, Rule, judges_calls, literal_keywords
+from macros.tools.scan_guards import (
+    BROAD_EXCEPTIONS,
+    SHIM_EXCEPTIONS,
+    SIGNATURE_READERS,
+    exception_names,
+    is_guard_test,
+    newer_branch,
+)
 from macros.tools.scan_module import (
     COMPILED_METHODS,
     COMPILERS,
@@ -47,13 +56,8 @@ from macros.tools.scan_module import (
 from macros.tools.scan_module import identifier as _identifier
 from macros.tools.scan_output import MAY_APPLY
 from macros.tools.scan_reach import fact_for
-from macros.tools.scan_rules import ScanItem, Symbol
 from macros.tools.scan_tree import COMPLEX_SPECTROGRAMS, CONSTRUCTS
 
-#: Exceptions whose handler makes the code in the `try` a compatibility shim.
-SHIM_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
-#: Handlers that catch anything: only the imports they guard are shims.
-BROAD_EXCEPTIONS = frozenset({"Exception", "BaseException"})
 #: A module-level constant (`CUDA_HOME`): not a use of the module's changed behaviour.
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
 #: Factories whose `dtype=` is "the desired data type of returned tensor" (PyTorch's documentation
@@ -93,155 +97,6 @@ NAN_READERS = frozenset({"isnan", "isfinite", "nan_to_num", "nan_to_num_"})
 SCALAR_MODULES = frozenset({"math", "np", "numpy", "cmath"})
 #: The inverse transforms that take a complex spectrogram (torch 2.0 refuses a real one).
 SPECTROGRAM_INVERSES = frozenset({"torch.istft", "torch.functional.istft"})
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One symbol of one item, with the condition a use must meet."""
-
-    name: str
-    item: ScanItem
-    keyword: str | None = None
-    value: object = None
-    any_value: bool = True
-    absent: bool = False  # the call must leave `keyword` out (a changed default)
-    position: int | None = None  # where `keyword` sits when passed without its name
-    caught: frozenset[str] = field(default_factory=frozenset)
-    decorates: str | None = None  # "class": only a class decorator counts
-    name_kept: bool = False  # only what running the name does changed: importing it is no use
-    dtypes: frozenset[str] = frozenset()  # the change concerns a first argument of these dtypes
-    method: bool = False  # also `anything.<last part>(...)`
-    compiled: bool = False  # only in code torch.compile runs
-    aliasing: bool = False  # a custom op's function that may return an input
-    duplicates: bool = False  # the keyword's value may hold an item twice
-    defines: str | None = None  # a subclass's method of this name, lacking `keyword`
-    untraced: bool = False  # only in code that runs during compilation without being traced
-    sequence_values: bool = False  # the keyword's mapping may map a key to several values
-    masks: bool = False  # the keyword's value may mask a whole row (not an additive bias)
-    reads_nan: bool = False  # only in a module that reads NaNs from tensors
-    given: str | None = None  # the first argument visibly of this kind (script-module, function)
-    trailing_dict: bool = False  # the keyword's sequence may end with a dict
-
-    @classmethod
-    def of(cls, symbol: Symbol, item: ScanItem) -> Rule:
-        """The rule of `symbol`: its every field, by name (tuples as sets), and the item."""
-        values = {f.name: getattr(symbol, f.name) for f in fields(Symbol)}
-        return cls(item=item, **{k: frozenset(v) if isinstance(v, tuple) else v for k, v in values.items()})
-
-    @property
-    def needs_call(self) -> bool:
-        return self.keyword is not None or self.position is not None or bool(self.caught) or self.method
-
-
-@dataclass(frozen=True)
-class Call:
-    """The arguments a use passes: a real call, a `partial(f, ...)` (`partial` is True) or a
-    `super().__init__(...)` in a subclass. `none` holds the local names known to be None, and
-    `dicts` the keys of the literal dicts local names are known to hold (for `**name`), `stored`
-    the keys the function may write into a local dict (`d["verbose"] = False`)."""
-
-    args: list[ast.expr]
-    keywords: list[ast.keyword]
-    partial: bool = False
-    none: frozenset[str] = frozenset()
-    dicts: dict[str, list[ast.keyword]] = field(default_factory=dict)
-    stored: dict[str, frozenset[str]] = field(default_factory=dict)
-
-    def may_unpack(self, keyword: str) -> str | None:
-        """`**d` where the function writes `keyword` into d (`d["verbose"] = False`,
-        `d.update(verbose=...)`, `d.setdefault("verbose", ...)`, `d = {**other, "verbose": v}`):
-        the call may pass it; the dict's name, else None."""
-        for argument in self.keywords:
-            value = argument.value
-            if argument.arg is None and isinstance(value, ast.Name) and keyword in self.stored.get(value.id, ()):
-                return value.id
-        return None
-
-    def expanded(self) -> list[ast.keyword]:
-        """The keywords, with `**{"a": 1}` and `**d` (d bound once to a literal dict) spelled out."""
-        keywords: list[ast.keyword] = []
-        for keyword in self.keywords:
-            if keyword.arg is None and (spelled := self._literal_dict(keyword.value)) is not None:
-                keywords += spelled
-            else:
-                keywords.append(keyword)
-        return keywords
-
-    def _literal_dict(self, node: ast.expr) -> list[ast.keyword] | None:
-        if isinstance(node, ast.Name):
-            return self.dicts.get(node.id)
-        return literal_keywords(node)
-
-    def passes_position(self, position: int) -> bool | None:
-        """True if the call passes an argument at `position` without its name, False if it passes
-        fewer, None if `*args` may reach it."""
-        for index, argument in enumerate(self.args):
-            if isinstance(argument, ast.Starred):
-                return None
-            if index == position:
-                return True
-        return False
-
-    def passes(self, rule: Rule) -> bool | None:
-        """True if the call passes the rule's argument (with its value, if one is given), False
-        if it does not, None if it cannot be told (`*args`, `**kwargs`). An argument passed as
-        None (the literal, or a local name bound only to None) is the default: not passed."""
-        keywords = self.expanded()
-        for keyword in keywords:
-            if keyword.arg == rule.keyword:
-                return self._is_value(keyword.value, rule)
-        if rule.position is not None:
-            for index, argument in enumerate(self.args):
-                if isinstance(argument, ast.Starred):
-                    return None  # *args may reach the position
-                if index == rule.position:
-                    return self._is_value(argument, rule)
-        return None if any(keyword.arg is None for keyword in keywords) else False  # **kwargs
-
-    def argument(self, rule: Rule) -> ast.expr | None:
-        """What the call passes as the rule's argument, by name or at its position (None if it
-        passes none that can be told)."""
-        for keyword in self.expanded():
-            if keyword.arg == rule.keyword:
-                return keyword.value
-        if rule.position is not None and len(self.args) > rule.position:
-            before = self.args[: rule.position + 1]
-            if not any(isinstance(argument, ast.Starred) for argument in before):
-                return self.args[rule.position]
-        return None
-
-    def _is_none(self, node: ast.expr) -> bool:
-        return (isinstance(node, ast.Constant) and node.value is None) or (
-            isinstance(node, ast.Name) and node.id in self.none
-        )
-
-    def _is_value(self, node: ast.expr, rule: Rule) -> bool:
-        if self._is_none(node):
-            return False
-        if rule.any_value:
-            return True
-        return (
-            isinstance(node, ast.Constant)
-            and type(node.value) is type(rule.value)  # True is not 1
-            and node.value == rule.value
-        )
-
-
-def literal_keywords(node: ast.expr | None) -> list[ast.keyword] | None:
-    """`{"a": 1, "b": x}` or `dict(a=1, b=x)` as keywords; None for anything else."""
-    if isinstance(node, ast.Dict):
-        if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
-            return None  # `**other` inside, or keys that are not literal strings
-        return [ast.keyword(arg=k.value, value=v) for k, v in zip(node.keys, node.values, strict=True)]  # type: ignore[union-attr]
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "dict"
-        and not node.args
-        and all(k.arg is not None for k in node.keywords)
-    ):
-        return list(node.keywords)
-    return None
 
 
 class _LazyClass:
@@ -341,7 +196,7 @@ class UseVisitor(ast.NodeVisitor):
                 shown = self._applies(rule, call if end == len(parts) else None, name)
                 if shown is None:
                     continue
-                if self._through_assignment(node) and not _judges_calls(rule):
+                if self._through_assignment(node) and not judges_calls(rule):
                     continue  # reported where the name was assigned
                 if self._guards or (self._import_guards and self._context == "import"):
                     self.guarded += 1
@@ -364,7 +219,7 @@ class UseVisitor(ast.NodeVisitor):
             return None
         if rule.aliasing and call is not None and self._op_returns_new_tensors(call):
             return None
-        if call is None and self._alias_assignment and _judges_calls(rule):
+        if call is None and self._alias_assignment and judges_calls(rule):
             return None  # `op = torch.library.custom_op`: the calls through `op` are judged instead
         if rule.decorates is not None:
             return f"@{name} on a class" if self._context == "class-decorator" else None
@@ -1181,7 +1036,7 @@ class UseVisitor(ast.NodeVisitor):
         its imports only: the calls in it still run on new releases. A handler of TypeError is the
         fallback for an older signature. What the body binds is what holds after the statement
         on new releases: a fallback import in a handler does not replace it."""
-        caught = frozenset(name for handler in node.handlers for name in _exception_names(handler.type))
+        caught = frozenset(name for handler in node.handlers for name in exception_names(handler.type))
         shim = bool(caught & SHIM_EXCEPTIONS)
         broad = bool(caught & BROAD_EXCEPTIONS) and not shim
         self._guards += shim
@@ -1194,7 +1049,7 @@ class UseVisitor(ast.NodeVisitor):
         after_body = dict(self.aliases)
         bound = {name for name, value in after_body.items() if before.get(name) != value}
         for handler in node.handlers:
-            fallback = "TypeError" in _exception_names(handler.type)
+            fallback = "TypeError" in exception_names(handler.type)
             self._guards += fallback
             self.visit(handler)
             self._guards -= fallback
@@ -1210,9 +1065,9 @@ class UseVisitor(ast.NodeVisitor):
     visit_TryStar = visit_Try  # type: ignore[assignment]
 
     def visit_If(self, node: ast.If | ast.IfExp) -> None:
-        newer = _newer_branch(node.test)
+        newer = newer_branch(node.test)
         if newer is None:  # hasattr(), or a version test whose direction is not told by its name
-            guard = _is_guard_test(node.test)
+            guard = is_guard_test(node.test)
             self._guards += guard
             narrowed = self._narrowed_by(node.test) - self._narrowed
             self.visit(node.test)
@@ -1275,7 +1130,7 @@ class UseVisitor(ast.NodeVisitor):
             if isinstance(node.func, ast.Attribute) and node.func.attr in self.methods:
                 self._match_method(node.func, call)
             self.visit(node.func)
-        if _identifier(node.func) in _SIGNATURE_READERS:
+        if _identifier(node.func) in SIGNATURE_READERS:
             # `inspect.signature(torch.hub.load)`: reads the parameters, runs nothing.
             saved, self._context = self._context, "isinstance"
             for argument in [*node.args, *(k.value for k in node.keywords)]:
@@ -1376,109 +1231,7 @@ def _removes_from(node: ast.AST, name: str) -> bool:
     return False
 
 
-def _judges_calls(rule: Rule) -> bool:
-    """Whether the rule's condition is read from the arguments of a call (without one, the
-    scanner cannot tell whether the change applies)."""
-    return rule.needs_call or rule.aliasing or rule.given is not None or bool(rule.dtypes)
-
-
 def _names_a_bias(node: ast.AST) -> bool:
     """A name or attribute whose words (split at underscores) include "bias" and not "mask"."""
     words = _identifier(node).lower().split("_")
     return "bias" in words and "mask" not in words
-
-
-def _exception_names(node: ast.expr | None) -> list[str]:
-    """`except (A, b.C)` -> ["A", "b.C", "C"]; a bare `except:` catches everything."""
-    if node is None:
-        return ["BaseException"]
-    names = []
-    for element in node.elts if isinstance(node, ast.Tuple) else [node]:
-        parts = []
-        while isinstance(element, ast.Attribute):
-            parts.append(element.attr)
-            element = element.value
-        if isinstance(element, ast.Name):
-            names.append(".".join([element.id, *reversed(parts)]))
-            names.append((parts or [element.id])[0])
-    return names
-
-
-#: A name that reads torch's version: `torch.__version__`, `is_torch_version(...)`,
-#: `_TORCH_GREATER_EQUAL_2_4`, `is_torch_greater_or_equal_than_2_1`, `TORCH_VERSION`, or a flag
-#: that names a release (`_PT_GE_2_1`, `is_less_than_2_9`). A name that merely contains "version"
-#: or "less" (`self.version`, `lossless`, `regardless`) is not one.
-_TORCH_VERSION_NAME = re.compile(
-    r"(?:torch|pytorch|\bpt|_pt)\w*?(?:version|greater|less|newer|older|_ge|_gt|_lt|_le|_eq)"
-    r"|(?:version|greater|less|newer|older)\w*torch"
-    r"|(?:greater|less|newer|older|_ge|_gt|_lt|_le)_?(?:than_|equal_|or_equal_|eq_|_)*v?\d+(?:_\d+)+$",
-    re.IGNORECASE,
-)
-_NEWER_NAME = re.compile(r"greater|newer|_ge(?:_|\d|$)|_gt(?:_|\d|$)|at_?least", re.IGNORECASE)
-_OLDER_NAME = re.compile(r"less|older|_lt(?:_|\d|$)|_le(?:_|\d|$)|before|below", re.IGNORECASE)
-#: Comparison operators as version helpers take them: `is_torch_version(">=", "2.1")`.
-_NEWER_OPERATORS = {">=": True, ">": True, "<": False, "<=": False}
-#: Calls that read a signature: `inspect.signature(f).parameters`, `getfullargspec(f).args`.
-_SIGNATURE_READERS = frozenset({"signature", "getfullargspec", "getargspec", "co_varnames", "__code__"})
-
-
-def _reads_torch_version(node: ast.AST) -> bool:
-    """Whether an expression reads torch's version (by a name, or `torch.__version__`)."""
-    for child in ast.walk(node):
-        identifier = _identifier(child)
-        if identifier and _TORCH_VERSION_NAME.search(identifier):
-            return True
-        if identifier in {"__version__", "version"} and isinstance(child, ast.Attribute):
-            root = child.value
-            while isinstance(root, ast.Attribute | ast.Call):
-                root = root.value if isinstance(root, ast.Attribute) else root.func
-            if isinstance(root, ast.Name) and root.id == TORCH:
-                return True
-        if (
-            isinstance(child, ast.Call)
-            and "version" in _identifier(child.func).lower()
-            and any(isinstance(a, ast.Constant) and a.value == TORCH for a in child.args)
-        ):
-            return True  # compare_versions("torch", ">=", "2.0"), version("torch")
-    return False
-
-
-def _newer_branch(test: ast.expr) -> bool | None:
-    """For a test of torch's version whose direction can be read (one flag or call whose name
-    says it, a call given ">=" or "<", or a comparison of the version with a bound; possibly
-    negated): True when its body runs on the newer releases, False when its `else` does; None
-    for any other test."""
-    negated = False
-    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        negated, test = not negated, test.operand
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        operator = {ast.GtE: ">=", ast.Gt: ">", ast.Lt: "<", ast.LtE: "<="}.get(type(test.ops[0]))
-        left, right = _reads_torch_version(test.left), _reads_torch_version(test.comparators[0])
-        if operator is None or left == right:
-            return None
-        return (_NEWER_OPERATORS[operator] == left) != negated
-    if not _reads_torch_version(test):
-        return None
-    if isinstance(test, ast.Call):
-        operators = [a.value for a in test.args if isinstance(a, ast.Constant) and a.value in _NEWER_OPERATORS]
-        if len(operators) == 1:
-            return _NEWER_OPERATORS[operators[0]] != negated
-        if operators:
-            return None
-        test = test.func
-    identifier = _identifier(test)
-    newer = bool(_NEWER_NAME.search(identifier))
-    if not identifier or newer == bool(_OLDER_NAME.search(identifier)):
-        return None  # neither direction, or both
-    return newer != negated
-
-
-def _is_guard_test(test: ast.expr) -> bool:
-    """`hasattr(...)`, a signature check (`"x" in inspect.signature(f).parameters`) or any read of
-    torch's version: both branches are compatibility code."""
-    for node in ast.walk(test):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr":
-            return True
-        if _identifier(node) in _SIGNATURE_READERS:
-            return True
-    return _reads_torch_version(test)

@@ -142,7 +142,7 @@ def lifecycle_successors(data: object) -> dict[str, set[str]]:
     """Item -> the items that supersede it at a place where both are met (macros/tools/scan.py
     `_supersedes`: a later item that follows it, removes its name, or retires the same name)."""
     from macros.tools.scan import _supersedes, scan_data
-    from macros.tools.scan_visitor import Rule
+    from macros.tools.scan_call import Rule
 
     rules = [Rule.of(symbol, item) for item in scan_data(data).items for symbol in item.symbols]
     successors: dict[str, set[str]] = {}
