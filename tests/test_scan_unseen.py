@@ -650,6 +650,30 @@ def test_a_default_the_function_always_sets_in_the_dict_it_unpacks(catalog: Cata
     assert lines(found(catalog, tmp_path, code, "2.5", "2.6"), "torch-load-weights-only-default") == [13, 17]
 
 
+def test_a_dict_written_with_another_literal_value_is_not_the_change(catalog: Catalog, tmp_path: Path) -> None:
+    """2.14 removed the `tvm` backend: a wrapper that writes another literal backend into the
+    dict it unpacks (transformers' HPU override of torch.compile) is no use of it; one writing
+    `"tvm"`, or a value the scanner cannot read, is still reported for the reader to check."""
+    code = """
+        import torch
+        def hpu_compile(*args, **kwargs):
+            if kwargs.get("backend") not in ["hpu_backend", "eager"]:
+                kwargs["backend"] = "hpu_backend"
+            return torch.compile(*args, **kwargs)
+        def tvm_compile(model, **kwargs):
+            kwargs.update(backend="tvm")
+            return torch.compile(model, **kwargs)
+        def chosen_compile(model, backend, **kwargs):
+            kwargs.setdefault("backend", backend)
+            return torch.compile(model, **kwargs)
+        def literal_dict(model):
+            options = {"backend": "inductor", "mode": "max-autotune"}
+            options["fullgraph"] = True
+            return torch.compile(model, **options)
+        """
+    assert lines(found(catalog, tmp_path, code, "2.13", "2.14"), "dynamo-tvm-relay-removed") == [8, 11]
+
+
 def test_hardtanh_only_where_a_bound_is_given(catalog: Catalog, tmp_path: Path) -> None:
     """2.4's hardtanh raises when min_val is above max_val: a call keeping both defaults (-1, 1)
     cannot; one passing either bound, by name or by position, may."""

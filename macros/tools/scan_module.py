@@ -171,6 +171,38 @@ def keys_written(node: ast.AST) -> list[tuple[str, str]]:
     return []
 
 
+def written_values(node: ast.AST, name: str, key: str) -> list[ast.expr | None]:
+    """What the node writes for `key` into the local dict `name`, as keys_written finds the
+    writes; None where the value cannot be read (`d.setdefault("k")`, `d.update(other)`)."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+        if isinstance(target, ast.Subscript) and keys_written(target) == [(name, key)]:
+            return [node.value]
+        if isinstance(target, ast.Name) and target.id == name and key in literal_keys(node.value):
+            return _literal_value(node.value, key)
+        return []
+    if isinstance(node, ast.AugAssign | ast.AnnAssign) and (name, key) in keys_written(node.target):
+        return [None]
+    if (name, key) not in keys_written(node) or not isinstance(node, ast.Call):
+        return []
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "setdefault":
+        return [node.args[1] if len(node.args) > 1 else None]
+    values: list[ast.expr | None] = [k.value for k in node.keywords if k.arg == key]
+    values += [value for argument in node.args for value in _literal_value(argument, key)]
+    return values
+
+
+def _literal_value(node: ast.expr, key: str) -> list[ast.expr | None]:
+    """The value `{"k": v}` or `dict(k=v)` gives the key."""
+    if isinstance(node, ast.Dict):
+        return [
+            v for k, v in zip(node.keys, node.values, strict=True) if isinstance(k, ast.Constant) and k.value == key
+        ]
+    if isinstance(node, ast.Call):
+        return [k.value for k in node.keywords if k.arg == key]
+    return []
+
+
 def literal_keys(node: ast.expr) -> list[str]:
     """The literal string keys of `{"k": v, **other}` or `dict(other, k=v)`."""
     if isinstance(node, ast.Dict):

@@ -52,6 +52,7 @@ from macros.tools.scan_module import (
     single,
     single_values,
     walk_own_scope,
+    written_values,
 )
 from macros.tools.scan_module import identifier as _identifier
 from macros.tools.scan_output import MAY_APPLY
@@ -276,6 +277,8 @@ class UseVisitor(ast.NodeVisitor):
         if passed:
             return f"{name}({rule.keyword}=...)"
         if passed is None and (unpacked_dict := call.may_unpack(rule.keyword)) is not None:
+            if not rule.any_value and self._writes_other_values(unpacked_dict, rule):
+                return None  # `kwargs["backend"] = "hpu_backend"`: not the value the change concerns
             return f"{name}(**{unpacked_dict}){MAY_APPLY}it sets {rule.keyword}="
         return None
 
@@ -807,6 +810,22 @@ class UseVisitor(ast.NodeVisitor):
             if any((name, key) in keys_written(part) for part in parts):
                 return True
         return False
+
+    def _writes_other_values(self, name: str, rule: Rule) -> bool:
+        """Whether every value the function writes for the rule's keyword into the dict `name`
+        is a literal other than the rule's value (`d["backend"] = "eager"`, `d.update(backend=...)`,
+        `d.setdefault(...)`, `d = {"backend": ...}`)."""
+        function = self._function
+        if function is None or isinstance(function, ast.Lambda):
+            return False
+        values = [
+            value for node in walk_own_scope(function.body) for value in written_values(node, name, rule.keyword or "")
+        ]
+        return bool(values) and all(
+            isinstance(value, ast.Constant)
+            and not (type(value.value) is type(rule.value) and value.value == rule.value)
+            for value in values
+        )
 
     def _ends_without_dict(self, call: Call, rule: Rule) -> bool:
         """Whether the call passes the rule's argument a value that visibly does not end with a
