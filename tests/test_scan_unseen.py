@@ -350,7 +350,8 @@ def test_distributed_nn_collectives_only_in_compiled_code(catalog: Catalog, tmp_
     """The 2.12 error is raised only under torch.compile: an eager loss aggregation (accelerate's
     sequence-parallel test script, open_clip's ClipLoss) is not a use, nor a loss module's forward
     (scripts compile the model, not the loss); a decorated function, one the module passes to
-    torch.compile, a function nested in it and a module's forward are."""
+    torch.compile, a function nested in it and a module's forward are. A class without a base
+    (transformers' `Trainer`) is no module: its `training_step` is not compiled code."""
     pairs = found(
         catalog,
         tmp_path,
@@ -381,6 +382,12 @@ def test_distributed_nn_collectives_only_in_compiled_code(catalog: Catalog, tmp_
         compiled = torch.compile(Gather().step)
         torch.distributed.nn.all_gather(t)
         class SigLipLoss(torch.nn.Module):
+            def forward(self, x):
+                return torch.distributed.nn.all_gather(x)
+        class Trainer:
+            def training_step(self, model, x):
+                return torch.distributed.nn.all_gather(x)
+        class Runner(object):
             def forward(self, x):
                 return torch.distributed.nn.all_gather(x)
         """,

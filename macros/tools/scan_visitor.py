@@ -170,6 +170,7 @@ class UseVisitor(ast.NodeVisitor):
         self._unless: str | None = None  # the tree fact that would settle the use being read (Hit.unless)
         self._in_class_body = False  # the statement being read is directly in a class body
         self._class_names: list[str] = []  # the enclosing classes' names
+        self._class_may_be_module: list[bool] = []  # each enclosing class has a base (not `object`)
         self._owners: dict[int, str] = {}  # a method's node id -> its class's name
         self._decorated: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # while reading its decorators
 
@@ -765,6 +766,7 @@ class UseVisitor(ast.NodeVisitor):
             in_class
             and node.name in COMPILED_METHODS
             and not (self._class_names and self._class_names[-1].endswith(LOSS_SUFFIX))
+            and self._class_may_be_module[-1:] == [True]
         )
         if in_class and self._class_names:
             self._owners[id(node)] = self._class_names[-1]
@@ -1019,10 +1021,13 @@ class UseVisitor(ast.NodeVisitor):
         saved_function, self._function = self._function, None  # a class body has its own names
         saved_class, self._in_class_body = self._in_class_body, True
         self._class_names.append(node.name)
+        # `class Trainer:` has no base: no module, so its `training_step` is not compiled code.
+        self._class_may_be_module.append(any(_identifier(base) != "object" for base in unsubscripted))
         for statement in node.body:
             self.visit(statement)
         self._in_class_body = saved_class
         self._class_names.pop()
+        self._class_may_be_module.pop()
         self._function = saved_function
         self._bases.pop()
         self._class_dtypes.pop()
