@@ -97,14 +97,21 @@ def test_range_limits_the_releases(data: Path) -> None:
 def test_from_may_name_a_release_older_than_the_data(data: Path) -> None:
     result = scan(data, str(TREE / "pkg"), "--from", "8.7", "--to", "9.0")
     assert result.returncode == 0 and result.stderr == ""  # 9.0's changes, none of which is used here
+    assert result.stdout == "No finding: nothing in 1 file uses what changed from 8.7 to 9.0.\n"  # pkg/uses.py
+    assert scan(data, str(TREE / "pkg"), "--from", "8.7", "--to", "9.0", "--format", "json").stdout == "[]\n"
     result = scan(data, str(TREE / "pkg"), "--from", "8.7", "--to", "9.2")
     found = result.stdout.split("\n\n")[0].splitlines()
     assert {line.split(" ")[1] for line in found} >= {"legacy-io-removed", "fast-path"}
 
 
 def test_no_findings_exit_zero(data: Path) -> None:
+    """The text output still says what was read, and the range, so an empty run is not mistaken
+    for one that read nothing."""
     result = scan(data, str(TREE / "clean.py"), "--from", "9.0", "--to", "9.2")
-    assert (result.returncode, result.stdout) == (0, "")
+    assert (result.returncode, result.stdout) == (
+        0,
+        "No finding: nothing in 1 file uses what changed from 9.0 to 9.2.\n",
+    )
 
 
 def test_json_lists_findings_with_their_fields(data: Path) -> None:

@@ -85,7 +85,7 @@ def _packaged(folder: Path | None) -> tuple[Any, str]:
 
 def _run(argv: list[str], prog: str, load: DataLoader) -> int:
     from macros.tools.scan import scan, scan_data
-    from macros.tools.scan_output import as_json, as_sarif, as_text, base_folder
+    from macros.tools.scan_output import as_json, as_sarif, as_text, base_folder, nothing_found
     from macros.tools.scan_range import project_range
     from macros.tools.scan_rules import version_key
 
@@ -130,8 +130,10 @@ def _run(argv: list[str], prog: str, load: DataLoader) -> int:
         return 2
     if args.format == "sarif":
         sys.stdout.write(as_sarif(result.findings, start, end, base_folder(args.paths)))
+    elif args.format == "json":
+        sys.stdout.write(as_json(result.findings))
     else:
-        sys.stdout.write((as_json if args.format == "json" else as_text)(result.findings))
+        sys.stdout.write(as_text(result.findings) or nothing_found(result.files, start, end))
     for skipped in result.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
     sys.stdout.flush()

@@ -64,6 +64,12 @@ def as_text(findings: list[Finding]) -> str:
     return lines + "\n" + "".join(summary)
 
 
+def nothing_found(files: int, start: str, end: str) -> str:
+    """The text output's one line when no code meets a change: what was read, and the range."""
+    since = "any older release" if start == "0.0" else start
+    return f"No finding: nothing in {_count(files, 'file')} uses what changed from {since} to {end}.\n"
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
