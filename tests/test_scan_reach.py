@@ -195,3 +195,21 @@ def test_a_helper_function_is_called_through_its_module_not_through_any_object(
         "t.gather(0, index)", "helpers.gather(t)"
     )
     assert found(catalog, tmp_path, {**modules, "head.py": through_the_module}) == {("helpers.py", 3)}
+
+
+def test_torchs_own_functions_stay_torchs_in_a_project_under_a_folder_named_torch(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """`dist.all_gather(...)` in a forward calls torch's function, not the tree's
+    `ParallelStrategy.all_gather`, wherever the project lives."""
+    net = """
+        import torch.distributed as dist
+        from torch import nn
+        class Net(nn.Module):
+            def forward(self, out, x):
+                dist.all_gather(out, x)
+                return out
+        """
+    project = tmp_path / "torch" / "project"
+    project.mkdir(parents=True)
+    assert found(catalog, project, {"helpers.py": HELPER, "strategy.py": STRATEGY, "net.py": net}) == set()

@@ -30,6 +30,7 @@ SEARCH_LIMIT functions (the use is then reported: the scanner cannot tell).
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -105,7 +106,7 @@ class _File:
     compiled: frozenset[str]  # functions the module gives to torch.compile
     classes: dict[str, list[ast.ClassDef]] = field(default_factory=dict)  # by name
     imported: set[str] = field(default_factory=set)  # the names `from x import name` binds, and `name`
-    construction: set[int] = field(default_factory=set)
+    construction: set[int] | None = None  # construction_functions, read once
     references: dict[str, list[Reference]] | None = None  # _references, read once
 
 
@@ -116,8 +117,13 @@ class CallerSearch:
         self.paths = paths
         self.texts: dict[Path, str | None] = {}
         self.files: dict[Path, _File | None] = {}
-        # The names a module of the tree can be imported by: its packages and modules.
-        self.own_names = {part for path in paths for part in (*path.parent.parts, path.stem)}
+        # The names a module of the tree can be imported by: its packages and modules, from the
+        # folder that holds them all (a package scanned alone) down; not the folders above it
+        # (a project under ~/torch/ does not make `torch` one of the tree's names).
+        folders = [path.parent.absolute() for path in paths]
+        top = Path(os.path.commonpath(folders)) if folders else Path()
+        self.own_names = {top.name, *(path.stem for path in paths)}
+        self.own_names |= {part for folder in folders for part in folder.relative_to(top).parts}
         self.ancestors_cache: dict[str, set[str]] = {}
         self.module_class_cache: dict[str, bool] = {}
         self.named: dict[str, tuple[list[tuple[Path, _File]], bool]] = {}  # naming's answers
@@ -281,8 +287,8 @@ class CallerSearch:
             return False
         if method.name not in COMPILED_METHODS and (method.name.startswith("_") or not self.has_steps(owner)):
             return False
-        if not file.construction:
-            file.construction = construction_functions(file.module) or {0}
+        if file.construction is None:
+            file.construction = construction_functions(file.module)
         return id(method) not in file.construction and self.is_module_class(owner, file)
 
     def has_steps(self, owner: ast.ClassDef) -> bool:
