@@ -33,6 +33,14 @@ from pathlib import Path
 from macros.dataset.vocabulary import TORCH
 from macros.tools.scan_alias import may_return_input
 from macros.tools.scan_call import Call, Rule, judges_calls, literal_keywords
+from macros.tools.scan_dtypes import (
+    LAYER,
+    LAYER_PARAMETERS,
+    attributes_of_one_dtype,
+    is_layer,
+    made_with_dtype,
+    module_layers_dtype,
+)
 from macros.tools.scan_guards import (
     BROAD_EXCEPTIONS,
     SHIM_EXCEPTIONS,
@@ -61,32 +69,6 @@ from macros.tools.scan_tree import COMPLEX_SPECTROGRAMS, CONSTRUCTS
 
 #: A module-level constant (`CUDA_HOME`): not a use of the module's changed behaviour.
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
-#: Factories whose `dtype=` is "the desired data type of returned tensor" (PyTorch's documentation
-#: of torch.zeros and torch.empty_like, which says torch.empty_like(x) is torch.empty(x.size(),
-#: dtype=x.dtype, ...)): a variable bound once to one of these holds that dtype.
-DTYPE_FACTORIES = frozenset({"torch.empty", "torch.empty_like", "torch.zeros"})
-#: Factories that make a tensor of the global default dtype when no `dtype=` is given (PyTorch's
-#: documentation of each: "if None, uses a global default (see torch.set_default_dtype())"),
-#: float32 unless the program changes it.
-DEFAULT_DTYPE_FACTORIES = frozenset({"torch.empty", "torch.zeros", "torch.ones", "torch.randn", "torch.rand"})
-DEFAULT_DTYPE = "torch.float32"
-#: A parameter wraps a tensor and keeps its dtype.
-PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
-#: The parameters a torch.nn layer makes in its constructor, in the dtype it is given (`dtype=`,
-#: else the global default: "factory_kwargs = {'device': device, 'dtype': dtype}" in each layer).
-LAYER_PARAMETERS = frozenset({"weight", "bias"})
-#: Calls whose result is always a complex tensor: the complex constructors and the FFTs of
-#: torch.fft that return complex values (not hfft/irfft, which return real ones).
-COMPLEX_RESULTS = frozenset(
-    {"torch.view_as_complex", "torch.complex", "torch.polar"}
-    | {f"torch.fft.{name}" for name in ("fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "rfft2", "rfftn")}
-    | {f"torch.fft.{name}" for name in ("ihfft", "ihfft2", "ihfftn")}
-)
-#: The dtype the scanner gives a complex result (any complex dtype: none is listed by a rule
-#: about real inputs).
-COMPLEX = "complex"
-#: Marks a class attribute holding a layer (its parameters' dtype follows), not a tensor.
-_LAYER = "layer:"
 #: Calls that make a TorchScript module, and the classes that annotate one.
 SCRIPTING = frozenset(
     f"torch.jit.{name}" for name in ("script", "trace", "trace_module", "load", "freeze", "optimize_for_inference")
@@ -162,7 +144,7 @@ class UseVisitor(ast.NodeVisitor):
         self._compile_names: tuple[frozenset[str], frozenset[str]] | None = None  # compiled functions, backends
         self._enclosing: list[tuple[str, bool, ast.AST]] = []  # enclosing functions: name, compiled for sure, node
         self._construction: set[int] | None = None  # ids of the functions run only while a model is built
-        self._layers_dtype: str | None = None  # "" when the module's layers may have another dtype
+        self._layers_dtype: tuple[str | None] | None = None  # module_layers_dtype, read once
         self._narrowed: set[str] = set()  # names an enclosing `if isinstance(m, nn.Linear)` narrows to a layer
         self._assigned: dict[str, str] = {}  # local name -> what `name = torch.a.b` bound it to
         self._alias_assignment = False  # reading the value of such an assignment
@@ -493,7 +475,7 @@ class UseVisitor(ast.NodeVisitor):
                 if len(targets) == 1 and isinstance(targets[0], ast.Name):
                     made[targets[0].id] = node.value
         values = {name: value for name, value in made.items() if stores.get(name) == 1}
-        dtypes = {name: dtype for name, value in values.items() if (dtype := self._made_with_dtype(value))}
+        dtypes = {name: dtype for name, value in values.items() if (dtype := made_with_dtype(value, self.qualified))}
         none = frozenset(
             name for name, value in values.items() if isinstance(value, ast.Constant) and value.value is None
         )
@@ -517,14 +499,14 @@ class UseVisitor(ast.NodeVisitor):
         owner = tensor.value
         if isinstance(owner, ast.Name) and owner.id == "self":
             known = self._class_dtypes[-1].get(tensor.attr) if self._class_dtypes else None
-            return None if known is None or known.startswith(_LAYER) else known
+            return None if known is None or known.startswith(LAYER) else known
         if tensor.attr not in LAYER_PARAMETERS:
             return None
         if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == "self":
             known = self._class_dtypes[-1].get(owner.attr) if self._class_dtypes else None
-            return known.removeprefix(_LAYER) if known is not None and known.startswith(_LAYER) else None
+            return known.removeprefix(LAYER) if known is not None and known.startswith(LAYER) else None
         if isinstance(owner, ast.Name) and owner.id in self._narrowed and self._at_construction():
-            return self._module_layers_dtype()
+            return self._module_layers()
         return None
 
     def _tree_fact_for_dtype(self, tensor: ast.expr, rule: Rule) -> str | None:
@@ -552,7 +534,7 @@ class UseVisitor(ast.NodeVisitor):
             and self._module is not None
         ):
             return None
-        layers = self._module_layers_dtype()
+        layers = self._module_layers()
         if layers is None or layers in rule.dtypes:
             return None
         outermost = self._enclosing[0][2]
@@ -563,6 +545,12 @@ class UseVisitor(ast.NodeVisitor):
             for node in ast.walk(self._module)
         )
         return None if named_here else f"{CONSTRUCTS}{outermost.name}"
+
+    def _module_layers(self) -> str | None:
+        """module_layers_dtype of the module, read once."""
+        if self._layers_dtype is None:
+            self._layers_dtype = (module_layers_dtype(self._module, self.qualified) if self._module else None,)
+        return self._layers_dtype[0]
 
     def _first_argument_is(self, call: Call, kind: str) -> bool:
         """Whether the call's first argument visibly is of `kind` (SymbolUse.given)."""
@@ -653,102 +641,6 @@ class UseVisitor(ast.NodeVisitor):
         if self._construction is None:
             self._construction = construction_functions(self._module)
         return any(id(node) in self._construction for _, _, node in self._enclosing)
-
-    def _module_layers_dtype(self) -> str | None:
-        """The dtype of the torch.nn layers' parameters the module makes: the default (float32),
-        unless some layer call in it passes `dtype=` or unpacks `**kwargs` (`factory_kwargs`), or
-        the module changes the default dtype: then unknown."""
-        if self._layers_dtype is None:
-            self._layers_dtype = DEFAULT_DTYPE
-            for node in ast.walk(self._module) if self._module is not None else ():
-                if not isinstance(node, ast.Call):
-                    continue
-                name = self.qualified(node.func) or ""
-                if name in {"torch.set_default_dtype", "torch.set_default_tensor_type"} or (
-                    self._is_layer(name) and any(k.arg in {"dtype", None} for k in node.keywords)
-                ):
-                    self._layers_dtype = ""
-                    break
-        return self._layers_dtype or None
-
-    @staticmethod
-    def _is_layer(name: str | None) -> bool:
-        """A torch.nn layer class (`torch.nn.Linear`, `torch.nn.modules.conv.Conv2d`), not
-        `torch.nn.Module` itself (any module: its parameters may be of any dtype) nor a parameter."""
-        if not name or not name.startswith("torch.nn.") or name in PARAMETERS:
-            return False
-        last = name.rsplit(".", 1)[1]
-        return last[:1].isupper() and last not in {"Module", "ModuleList", "ModuleDict", "Sequential"}
-
-    def _attributes_of_one_dtype(self, node: ast.ClassDef) -> dict[str, str]:
-        """The class's `self.<attr>` that every method binds only to a new tensor of one known dtype
-        (or to None): `self.pos = nn.Parameter(torch.zeros(1, n))` (the default dtype, float32) or
-        a factory with an explicit `dtype=`. Any other binding of the attribute (another value,
-        `+=`, a tuple target) leaves it unknown."""
-        found: dict[str, set[str | None]] = {}
-        for child in ast.walk(node):
-            targets: list[ast.expr] = []
-            if isinstance(child, ast.Assign | ast.AnnAssign) and (
-                child.value is None or (isinstance(child.value, ast.Constant) and child.value.value is None)
-            ):
-                continue  # `self.pos: Parameter | None = None`: no tensor, no dtype to disagree
-            if isinstance(child, ast.Assign):
-                targets = child.targets
-            elif isinstance(child, ast.AnnAssign | ast.AugAssign):
-                targets = [child.target]
-            for target in targets:
-                for element in ast.walk(target):
-                    if (
-                        isinstance(element, ast.Attribute)
-                        and isinstance(element.value, ast.Name)
-                        and element.value.id == "self"
-                        and isinstance(element.ctx, ast.Store)
-                    ):
-                        simple = isinstance(child, ast.Assign) and len(child.targets) == 1 and target is element
-                        found.setdefault(element.attr, set()).add(
-                            self._new_tensor_dtype(child.value) or self._layer_dtype(child.value) if simple else None
-                        )
-        return {name: dtypes.pop() for name, dtypes in found.items() if len(dtypes) == 1 and None not in dtypes}  # type: ignore[misc]
-
-    def _new_tensor_dtype(self, value: ast.expr | None) -> str | None:
-        """The dtype of `factory(...)` or `Parameter(factory(...))`: its `dtype=`, else the default."""
-        if isinstance(value, ast.Call) and self.qualified(value.func) in PARAMETERS and value.args:
-            value = value.args[0]
-        if not isinstance(value, ast.Call) or self.qualified(value.func) not in DEFAULT_DTYPE_FACTORIES:
-            return None
-        dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
-        if dtype is None:
-            return None if any(k.arg is None for k in value.keywords) else DEFAULT_DTYPE
-        return self.qualified(dtype)
-
-    def _layer_dtype(self, value: ast.expr | None) -> str | None:
-        """`nn.Linear(a, b)`: a layer whose parameters have the default dtype (marked `_LAYER`); with
-        `dtype=`, that dtype; with `**kwargs`, unknown."""
-        if not isinstance(value, ast.Call) or not self._is_layer(self.qualified(value.func)):
-            return None
-        dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
-        if dtype is None:
-            return None if any(k.arg is None for k in value.keywords) else _LAYER + DEFAULT_DTYPE
-        qualified = self.qualified(dtype)
-        return _LAYER + qualified if qualified else None
-
-    def _made_with_dtype(self, value: ast.expr | None) -> str | None:
-        """The dtype of a factory call with `dtype=`, or COMPLEX for a call that returns a complex
-        tensor (`torch.view_as_complex`, `torch.fft.rfft`, `torch.stft(..., return_complex=True)`)."""
-        if not isinstance(value, ast.Call):
-            return None
-        name = self.qualified(value.func)
-        if name in COMPLEX_RESULTS:
-            return COMPLEX
-        if name in {"torch.stft", "torch.functional.stft"} and any(
-            k.arg == "return_complex" and isinstance(k.value, ast.Constant) and k.value.value is True
-            for k in value.keywords
-        ):
-            return COMPLEX
-        if name not in DTYPE_FACTORIES:
-            return None
-        dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
-        return self.qualified(dtype) if dtype is not None else None
 
     def visit_Module(self, node: ast.Module) -> None:
         self._module = node
@@ -1017,7 +909,7 @@ class UseVisitor(ast.NodeVisitor):
         for base in bases:
             self._overrides(node, base)
         self._bases.append(bases)
-        self._class_dtypes.append(_LazyClass(node, self._attributes_of_one_dtype))
+        self._class_dtypes.append(_LazyClass(node, lambda owner: attributes_of_one_dtype(owner, self.qualified)))
         saved_function, self._function = self._function, None  # a class body has its own names
         saved_class, self._in_class_body = self._in_class_body, True
         self._class_names.append(node.name)
@@ -1132,7 +1024,7 @@ class UseVisitor(ast.NodeVisitor):
                 and isinstance(part.args[0], ast.Name)
             ):
                 kinds = part.args[1].elts if isinstance(part.args[1], ast.Tuple) else [part.args[1]]
-                if kinds and all(self._is_layer(self.qualified(kind)) for kind in kinds):
+                if kinds and all(is_layer(self.qualified(kind)) for kind in kinds):
                     names.add(part.args[0].id)
         return names
 
