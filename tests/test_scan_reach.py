@@ -7,6 +7,7 @@ affected."""
 from __future__ import annotations
 
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from conftest import ROOT
 
 from macros.query.catalog import Catalog, open_catalog
 from macros.tools.scan import scan
-from macros.tools.scan_reach import UNCOMPILED, fact_for, uncompiled_facts
+from macros.tools.scan_output import fingerprints
+from macros.tools.scan_reach import UNCOMPILED, Reach, fact_for, reaches
 
 ITEM = "distributed-nn-functional-compile-error"
 
@@ -77,6 +79,36 @@ def test_a_helper_a_compiled_step_reaches_through_a_strategy_is_reported(catalog
     call of the strategy's method."""
     modules = {"helpers.py": HELPER, "strategy.py": STRATEGY, "module.py": LIGHTNING_MODULE}
     assert found(catalog, tmp_path, modules) == {("helpers.py", 5)}
+
+
+def test_the_finding_says_how_compiled_code_reaches_the_helper(catalog: Catalog, tmp_path: Path) -> None:
+    """The line names the way the search found, for the reader to check it: the compiled
+    caller first, then the functions between it and the helper."""
+    for name, code in {"helpers.py": HELPER, "strategy.py": STRATEGY, "module.py": LIGHTNING_MODULE}.items():
+        (tmp_path / name).write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    (finding,) = scan([tmp_path], catalog, "2.11", "2.12", "https://example.org/").findings
+    assert finding.symbol == (
+        "torch.distributed.nn.functional.all_gather: check whether compiled code runs it"
+        " (called from LightningModule.all_gather through ParallelStrategy.all_gather)"
+    )
+    block = """
+        import torch
+        import torch.distributed.nn
+        class Base(torch.nn.Module):
+            def training_step(self, batch):
+                return batch
+        class Model(Base):
+            def gather(self, x):
+                return torch.distributed.nn.all_gather(x)
+        """
+    (tmp_path / "block.py").write_text(textwrap.dedent(block).lstrip("\n"), encoding="utf-8")
+    symbols = {
+        f.symbol for f in scan([tmp_path / "block.py"], catalog, "2.11", "2.12", "https://example.org/").findings
+    }
+    assert symbols == {
+        "torch.distributed.nn.all_gather: check whether compiled code runs it"
+        " (Model.gather is a public method of a module with compiled steps)"
+    }
 
 
 def test_a_helper_only_a_trainer_reaches_is_not_reported(catalog: Catalog, tmp_path: Path) -> None:
@@ -169,8 +201,8 @@ def test_a_tree_that_cannot_be_read_whole_reports_the_use(catalog: Catalog, tmp_
     paths = sorted(tmp_path.glob("*.py"))
     fact = fact_for("_all_gather_if_available", None)
     assert fact == f"{UNCOMPILED}_all_gather_if_available"
-    assert uncompiled_facts(paths, {fact}) == set()
-    assert uncompiled_facts([p for p in paths if p.name != "broken.py"], {fact}) == {fact}
+    assert reaches(paths, {fact}) == {fact: Reach((), ())}  # cannot tell: reported
+    assert reaches([p for p in paths if p.name != "broken.py"], {fact}) == {fact: None}  # holds
 
 
 def test_a_helper_function_is_called_through_its_module_not_through_any_object(
@@ -213,3 +245,17 @@ def test_torchs_own_functions_stay_torchs_in_a_project_under_a_folder_named_torc
     project = tmp_path / "torch" / "project"
     project.mkdir(parents=True)
     assert found(catalog, project, {"helpers.py": HELPER, "strategy.py": STRATEGY, "net.py": net}) == set()
+
+
+def test_a_findings_fingerprint_does_not_follow_the_way_compiled_code_reaches_it(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """Code scanning tracks a finding by its fingerprint: another caller found first elsewhere
+    in the tree changes what the line explains, not which finding it is."""
+    for name, code in {"helpers.py": HELPER, "strategy.py": STRATEGY, "module.py": LIGHTNING_MODULE}.items():
+        (tmp_path / name).write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    (finding,) = scan([tmp_path], catalog, "2.11", "2.12", "https://example.org/").findings
+    elsewhere = replace(finding, symbol=finding.symbol.replace("LightningModule.all_gather", "Fabric.all_gather"))
+    other_line = replace(finding, line=finding.line - 1)
+    (first,), (same,), (moved,) = (fingerprints([f], tmp_path) for f in (finding, elsewhere, other_line))
+    assert first == same and first != moved

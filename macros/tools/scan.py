@@ -40,7 +40,7 @@ from macros.tools.scan_files import (
 )
 from macros.tools.scan_output import Finding
 from macros.tools.scan_rules import ScanData, felt_in, from_catalog, version_key
-from macros.tools.scan_tree import facts_that_hold
+from macros.tools.scan_tree import TreeFacts, read_facts
 from macros.tools.scan_visitor import UseVisitor
 
 __all__ = ["Finding", "ScanResult", "ScanUsageError", "python_files", "rules_for", "scan", "scan_source"]
@@ -213,13 +213,15 @@ def scan(
     findings, skipped = [], []
     base = site_url.rstrip("/") + "/"
     asked = {hit[4] for _, hits, _ in results for hit in hits if hit[4] is not None}
-    held = facts_that_hold((c.path for c in candidates if c.problem is None), asked) if asked else set()
+    facts = read_facts((c.path for c in candidates if c.problem is None), asked) if asked else TreeFacts(set(), {})
     for path, hits, problem in results:
         if problem:
             skipped.append(f"{printable(path)}: {problem}")
         for line, column, symbol, item_id, unless in hits:
-            if unless in held:
+            if unless in facts.held:
                 continue  # the tree shows it is no use (scan_tree)
+            if unless in facts.reached:
+                symbol = facts.reached[unless].question(symbol)  # say how compiled code reaches it
             rule = by_item[item_id]
             findings.append(
                 Finding(

@@ -112,8 +112,8 @@ def _tool_version() -> str:
 
 def fingerprints(findings: list[Finding], base: Path) -> list[str]:
     """A stable name for each finding, so code scanning tracks it across commits: a hash of the
-    item, the file (relative to the base), the symbol and the text of its line without the
-    indentation, numbered among the findings that share all four. Lines added above or code
+    item, the file (relative to the base), the symbol (without what it asks to check) and the
+    text of its line without the indentation, numbered among the findings that share all four. Lines added above or code
     moved within the file leave it unchanged; editing the line changes it."""
     lines: dict[str, list[str]] = {}
     seen: dict[tuple[str, ...], int] = {}
@@ -125,7 +125,8 @@ def fingerprints(findings: list[Finding], base: Path) -> list[str]:
             except Unreadable:
                 lines[f.path] = []  # gone since the scan: the place alone names it
         text = lines[f.path][f.line - 1].strip() if f.line <= len(lines[f.path]) else ""
-        key = (f.item_id, artifact_uri(f.path, base), f.symbol, text)
+        # The symbol without its question: how compiled code reaches a use may change elsewhere.
+        key = (f.item_id, artifact_uri(f.path, base), f.symbol.partition(MAY_APPLY)[0], text)
         seen[key] = seen.get(key, 0) + 1
         digest = hashlib.sha256("\0".join([*key, str(seen[key])]).encode("utf-8", "surrogatepass")).hexdigest()
         names.append(digest[:32])

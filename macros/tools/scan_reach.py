@@ -45,6 +45,7 @@ from macros.tools.scan_module import (
     construction_functions,
     identifier,
 )
+from macros.tools.scan_output import MAY_APPLY
 
 UNCOMPILED = "uncompiled:"
 #: torch's module class, as a base names it once imports are resolved.
@@ -86,17 +87,41 @@ class Target:
         owner, _, name = text.rpartition(".")
         return cls(name, owner or None)
 
+    def __str__(self) -> str:
+        return f"{self.owner}.{self.name}" if self.owner else self.name
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How compiled code reaches a function: the functions from the compiled one down to it,
+    and the nodes that show it, each with its file (both empty when the search cannot tell)."""
+
+    chain: tuple[str, ...]
+    evidence: tuple[tuple[Path, ast.AST], ...]
+
+    def question(self, symbol: str) -> str:
+        """The finding's symbol, saying what to check and, when the search found it, the way
+        compiled code reaches the use."""
+        asked = f"{symbol}{MAY_APPLY}compiled code runs it"
+        if not self.chain:
+            return asked
+        if len(self.chain) == 1:
+            return f"{asked} ({self.chain[0]} is a public method of a module with compiled steps)"
+        root, *between, _ = self.chain
+        through = f" through {', '.join(between)}" if between else ""
+        return f"{asked} (called from {root}{through})"
+
 
 def fact_for(function: str, owner: str | None) -> str:
     """The fact a use in `function` (a method of `owner`, if given) waits on."""
     return f"{UNCOMPILED}{owner + '.' if owner else ''}{function}"
 
 
-def uncompiled_facts(paths: Iterable[Path], asked: set[str]) -> set[str]:
-    """Of the `uncompiled:` facts asked about, those whose function the search does not find
-    reached from compiled code."""
+def reaches(paths: Iterable[Path], asked: set[str]) -> dict[str, Reach | None]:
+    """For each `uncompiled:` fact asked about: None when it holds (no compiled code of the tree
+    reaches its function), else how compiled code reaches it."""
     tree = CallerSearch(list(paths))
-    return {fact for fact in asked if fact.startswith(UNCOMPILED) and not tree.reached(fact.removeprefix(UNCOMPILED))}
+    return {fact: tree.reached(fact.removeprefix(UNCOMPILED)) for fact in asked if fact.startswith(UNCOMPILED)}
 
 
 @dataclass
@@ -218,33 +243,32 @@ class CallerSearch:
 
     # The search.
 
-    def reached(self, start: str) -> bool:
-        """Whether the function (`name` or `Class.name`) is reached from compiled code, or the
-        search cannot tell."""
-        return self.search(Target.parse(start)) is not None
+    def reached(self, start: str) -> Reach | None:
+        """How compiled code reaches the function (`name` or `Class.name`), None if it does not."""
+        return self.search(Target.parse(start))
 
-    def search(self, first: Target) -> list[tuple[Path, ast.AST]] | None:
-        """None when no compiled code reaches the function; else what shows that it does: the
-        callers from the compiled one down, each with its file, and the step that makes a
-        module's public method compiled code (empty when the search cannot tell)."""
+    def search(self, first: Target) -> Reach | None:
+        """None when no compiled code reaches the function; else the callers from the compiled
+        one down to it and what shows it (both empty when the search cannot tell)."""
         if first.owner is not None:
             shown = self._compiled_method(first)
             if shown is not None:
-                return shown
+                return Reach((str(first),), tuple(shown))
         found_by: dict[Target, tuple[Target | None, Path | None, ast.AST | None]] = {first: (None, None, None)}
         pending = [first]
         while pending:
             if len(found_by) > SEARCH_LIMIT:
-                return []  # cannot tell: reported
+                return Reach((), ())  # cannot tell: reported
             target = pending.pop()
             word = re.escape(target.name)
             found, unsure = self.naming(target.name, rf"\b{word}\b" if target.owner is None else rf"\.\s*{word}\b")
             if unsure:
-                return []
+                return Reach((), ())
             for path, file in found:
                 for caller in _callers(file, target, self):
                     if caller.compiled:
-                        return [*self._steps_shown(caller), (path, caller.node), *_chain(found_by, target)]
+                        evidence = (*self._steps_shown(caller), (path, caller.node), *_chain(found_by, target))
+                        return Reach((str(caller.target), *_callees(found_by, target)), evidence)
                     if caller.target not in found_by:
                         found_by[caller.target] = (target, path, caller.node)
                         pending.append(caller.target)
@@ -306,6 +330,16 @@ class _Caller:
     compiled: bool
     node: ast.AST = field(compare=False)  # the outermost function
     owner: ast.ClassDef | None = field(compare=False)
+
+
+def _callees(found_by: dict[Target, tuple[Target | None, Path | None, ast.AST | None]], target: Target) -> list[str]:
+    """The functions from `target` down to where the search started."""
+    names: list[str] = []
+    step: Target | None = target
+    while step is not None:
+        names.append(str(step))
+        step = found_by[step][0]
+    return names
 
 
 def _chain(

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from macros.tools.scan_files import Unreadable, read_source
 from macros.tools.scan_module import construction_functions, identifier
-from macros.tools.scan_reach import uncompiled_facts
+from macros.tools.scan_reach import Reach, reaches
 
 CONSTRUCTS = "constructs:"
 COMPLEX_SPECTROGRAMS = "complex-spectrograms"
@@ -32,8 +33,22 @@ COMPLEX_SPECTROGRAMS = "complex-spectrograms"
 SPECTROGRAM_CALLS = frozenset({"stft", "view_as_real", "view_as_complex"})
 
 
+@dataclass(frozen=True)
+class TreeFacts:
+    """What the tree shows of the facts asked about: those that hold, and for each
+    `uncompiled:` fact that does not, how compiled code reaches its function."""
+
+    held: set[str]
+    reached: dict[str, Reach]
+
+
 def facts_that_hold(paths: Iterable[Path], asked: set[str]) -> set[str]:
-    """Of the facts asked about, those the tree's files show (a file that cannot be read or
+    """Of the facts asked about, those the tree's files show."""
+    return read_facts(paths, asked).held
+
+
+def read_facts(paths: Iterable[Path], asked: set[str]) -> TreeFacts:
+    """The facts asked about, as the tree's files show them (a file that cannot be read or
     parsed shows nothing, so a fact it could deny does not hold)."""
     paths = list(paths)
     names = {fact.removeprefix(CONSTRUCTS) for fact in asked if fact.startswith(CONSTRUCTS)}
@@ -61,8 +76,9 @@ def facts_that_hold(paths: Iterable[Path], asked: set[str]) -> set[str]:
     held = {f"{CONSTRUCTS}{name}" for name in constructs.holding()}
     if COMPLEX_SPECTROGRAMS in asked and spectrograms.holds():
         held.add(COMPLEX_SPECTROGRAMS)
-    held |= uncompiled_facts(paths, asked)
-    return held & asked
+    reached = reaches(paths, asked)
+    held |= {fact for fact, reach in reached.items() if reach is None}
+    return TreeFacts(held & asked, {fact: reach for fact, reach in reached.items() if reach is not None})
 
 
 class _Constructs:

@@ -391,7 +391,8 @@ def reach_evidence(cache: Path, entries: list[Entry]) -> set[tuple[str, str, int
             continue
         if entry.tree not in trees:
             trees[entry.tree] = CallerSearch([c.path for c in python_files([root]) if c.problem is None])
-        for path, node in trees[entry.tree].search(Target(*start)) or []:
+        reach = trees[entry.tree].search(Target(*start))
+        for path, node in reach.evidence if reach is not None else ():
             found.add((entry.tree, path.relative_to(root).as_posix(), node.lineno))  # type: ignore[attr-defined]
     return found
 
