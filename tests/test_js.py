@@ -29,6 +29,12 @@ JS_TESTS = ROOT / "tests" / "js"
 CORPUS = JS_TESTS / "corpus"
 
 
+def older_targets(catalog: Catalog) -> list[str]:
+    """The oldest and the middle release: targets older than most corpus machines' newest."""
+    versions = [release.version for release in catalog.releases]
+    return [versions[0], versions[len(versions) // 2]]
+
+
 def python_answers(catalog: Catalog, tables: dict[str, Any]) -> dict[str, Any]:
     """For each corpus output, what `python -m macros doctor --to <newest>` reads and answers:
     tests/js/plan.test.js requires the page's script to give the same."""
@@ -38,7 +44,7 @@ def python_answers(catalog: Catalog, tables: dict[str, Any]) -> dict[str, Any]:
     for name in cases:
         reading = parse_collect_env((CORPUS / f"{name}.txt").read_text(encoding="utf-8"))
         if not reading.os:
-            answers[name] = {"machine": None, "plan": None, "sentences": []}
+            answers[name] = {"machine": None, "plan": None, "sentences": [], "older": []}
             continue
         machine = machine_of(reading, catalog.gpus)
         answer = plan(machine, tables)
@@ -56,6 +62,11 @@ def python_answers(catalog: Catalog, tables: dict[str, Any]) -> dict[str, Any]:
             },
             "plan": answer.as_json(),
             "sentences": sentences(answer, machine, tables, to=last, torch=reading.torch_full, build=reading.build),
+            # An older B (the oldest and the middle release), which the plan alone does not answer.
+            "older": [
+                sentences(answer, machine, tables, to=older, torch=reading.torch_full, build=reading.build)
+                for older in older_targets(catalog)
+            ],
         }
     return answers
 

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -269,3 +270,22 @@ def test_doctor_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
         assert run.stdout == ""
         assert len(run.stderr.strip().splitlines()) == 1 and message in run.stderr, (args, run.stderr)
         assert "Traceback" not in run.stderr
+
+
+def test_a_target_older_than_the_newest_that_runs_is_answered_on_its_own(tables: dict) -> None:
+    """`--to B` (a guide's B) older than the newest release that runs: B may lack a wheel the
+    newer ones have, so the answer says whether B itself runs, and with which wheel."""
+    py313 = replace(V100_MACHINE, python="3.13")
+    answer = plan(py313, tables)
+    assert answer.newest.release == "2.14"
+    assert "3.13" not in release(tables, "2.4")["pythons"] and "3.13" in release(tables, "2.5")["pythons"]
+    said = sentences(answer, py313, tables, to="2.4")
+    assert "2.4 does not run this machine: it has no wheel for Python 3.13 (only 3.8 to 3.12)." in said
+    said = sentences(answer, py313, tables, to="2.5")
+    patch = release(tables, "2.5")["patch"]
+    assert [s for s in said if s.startswith("2.5 ")] == [f"2.5 runs this machine too: {patch} (wheel cu121)."]
+    assert not [s for s in sentences(answer, py313, tables, to="2.14") if s.startswith("2.14 ")]  # the head says it
+    # When nothing runs, B is still answered, before the list of every release's reason.
+    old_python = replace(V100_MACHINE, python="3.6")
+    said = sentences(plan(old_python, tables), old_python, tables, to="2.5")
+    assert said[1] == "2.5 does not run this machine: it has no wheel for Python 3.6 (only 3.9 to 3.13)."

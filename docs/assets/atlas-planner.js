@@ -258,7 +258,8 @@
   }
 
   /* render/doctor.py `sentences`: options.to (a guide's B), options.torch and options.build (the
-     torch the paste runs). Returns [{kind, text}]: head, command, already, target, blocked, unlock, note. */
+     torch the paste runs). Returns [{kind, text}]: head, command, already, target, blocked, unlock, note; a
+     target sentence also names, as `release`, the newest release that runs ("" when it is not that). */
   function planSentences(plan, machine, tables, options) {
     options = options || {};
     var out = [{ kind: "head", text: planHead(plan, tables) }];
@@ -269,11 +270,27 @@
       out.push({ kind: "already", text: "You already run PyTorch " + options.torch + kind + ": at or past " + to + "." });
     }
     var newest = plan.steps.newest;
+    var already = Boolean(options.torch && to && compareKeys(releaseKey(options.torch), releaseKey(to)) >= 0);
     if (to && newest && compareKeys(releaseKey(to), releaseKey(newest.release)) > 0) {
       var stop = plan.steps.blocked.filter(function (step) { return step.release === to; })[0];
       if (stop) {
         out.push({ kind: "target", release: newest.release, text: to + " does not run this machine: " + reason(stop) +
           ". The newest release that does is " + newest.release + "." });
+      }
+    } else if (to && !already && (!newest || to !== newest.release)) {
+      /* B older than the newest that runs, or nothing runs: B is answered on its own (render/doctor.py `_target`). */
+      var target = releaseOf(to, tables);
+      if (target) {
+        var own = evaluate(target, machine, tables);
+        if (!own.wheel) {
+          out.push({ kind: "target", release: newest ? newest.release : "", text: to + " does not run this machine: " + reason(own) + "." });
+        } else {
+          var runs = to + " runs this machine too: " + own.patch + " (wheel " + own.wheel + ").";
+          if (own.partial.length) {
+            runs += " Known only in part: " + own.partial.map(function (key) { return tables.partial[key]; }).join("; ") + ".";
+          }
+          out.push({ kind: "target", release: "", text: runs });
+        }
       }
     }
     var groups = [];

@@ -548,7 +548,8 @@
         var item = document.createElement("li");
         item.className = "atlas-plan-" + sentence.kind;
         item.textContent = sentence.text;
-        if (sentence.kind === "target" && options.from && olderThan(options.from, sentence.release)) {
+        // A target sentence names the newest release that runs, when there is one: its guide is linked.
+        if (sentence.kind === "target" && sentence.release && options.from && olderThan(options.from, sentence.release)) {
           var link = document.createElement("a");
           link.href = options.from + "-to-" + sentence.release + ".html" + window.location.search;
           link.textContent = "the " + options.from + " → " + sentence.release + " guide";

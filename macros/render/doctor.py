@@ -12,7 +12,7 @@ from typing import Any
 from macros.dataset.text import script_json
 from macros.dataset.vocabulary import CPU, CUDA, MACOS, ROCM, SOURCE, XPU
 from macros.query.catalog import Catalog
-from macros.query.planner import Machine, Plan, Step, plan_tables
+from macros.query.planner import Machine, Plan, Step, evaluate, plan_tables
 
 #: Where the build publishes the plan's tables, and the name the script sets: one file every page
 #: that reads a paste loads (`<script src>`: it works from file:// too, where fetch() does not).
@@ -66,6 +66,20 @@ def reason(step: Step) -> str:
     return kind
 
 
+def _target(to: str, machine: Machine, tables: Mapping[str, Any]) -> list[str]:
+    """Whether release `to` runs the machine, when the plan alone does not say."""
+    release = next((r for r in tables["releases"] if r["version"] == to), None)
+    if release is None:
+        return []
+    step = evaluate(release, machine, tables)
+    if not step.wheel:
+        return [f"{to} does not run this machine: {reason(step)}."]
+    text = f"{to} runs this machine too: {step.patch} (wheel {step.wheel})."
+    if step.partial:
+        text += " Known only in part: " + "; ".join(tables["partial"][key] for key in step.partial) + "."
+    return [text]
+
+
 def _ranges(steps: tuple[Step, ...]) -> list[tuple[str, str, str]]:
     """Consecutive releases stopped for the same reason: (first, last, reason)."""
     groups: list[tuple[str, str, str]] = []
@@ -104,11 +118,16 @@ def sentences(
     if torch and to and _key(torch) >= _key(to):
         kind = " (a nightly build)" if build == "nightly" else " (built from source)" if build == SOURCE else ""
         lines.append(f"You already run PyTorch {torch}{kind}: at or past {to}.")
+    already = bool(torch and to and _key(torch) >= _key(to))
     if to and plan.newest and _key(to) > _key(plan.newest.release):
         stop = next((step for step in plan.blocked if step.release == to), None)
         if stop:
             newest = plan.newest.release
             lines.append(f"{to} does not run this machine: {reason(stop)}. The newest release that does is {newest}.")
+    elif to and not already and (plan.newest is None or to != plan.newest.release):
+        # B older than the newest that runs, or nothing runs: B is answered on its own (an older
+        # release may lack a wheel the newer ones have: Python 3.13 before 2.5).
+        lines += _target(to, machine, tables)
     for first, last, text in _ranges(plan.blocked):
         span = first if first == last else f"{first} to {last}"
         lines.append(f"Not {span}: {text}.")

@@ -24,13 +24,17 @@ const needs = { skip: facts && tables && python ? false : "ATLAS_FACTS, ATLAS_PL
 
 function answer(name) {
   const found = env.parseCollectEnv(fs.readFileSync(path.join(CORPUS, name + ".txt"), "utf8"), facts);
-  if (!found.os) return { machine: null, plan: null, sentences: [] };
+  if (!found.os) return { machine: null, plan: null, sentences: [], older: [] };
   const machine = planner.machineOf(found, facts, tables);
   const plan = planner.planFor(machine, tables);
   const last = tables.releases[tables.releases.length - 1].version;
   const sentences = planner.planSentences(plan, machine, tables, { to: last, torch: found.torchFull, build: found.build });
+  // tests/test_js.py older_targets: the oldest and the middle release.
+  const versions = tables.releases.map((release) => release.version);
+  const older = [versions[0], versions[Math.floor(versions.length / 2)]].map((to) =>
+    planner.planSentences(plan, machine, tables, { to, torch: found.torchFull, build: found.build }).map((s) => s.text));
   delete plan.steps;
-  return { machine, plan, sentences: sentences.map((s) => s.text) };
+  return { machine, plan, sentences: sentences.map((s) => s.text), older };
 }
 
 for (const name of Object.keys(cases)) {
@@ -40,6 +44,7 @@ for (const name of Object.keys(cases)) {
     assert.deepEqual(mine.machine, theirs.machine);
     assert.deepEqual(mine.plan, theirs.plan);
     assert.deepEqual(mine.sentences, theirs.sentences);
+    assert.deepEqual(mine.older, theirs.older);
   });
 }
 
