@@ -64,14 +64,15 @@ CASES = [
     # The same file against 2.13: torchvision 0.28.0's pin is a 2.13 release; nothing blocks.
     ("vllm/cuda.txt", "2.13", 0, {"torchvision": ("0.28.0", "torch==2.13.0", True, ANY)}),
     # deepspeed 0.9.5 to 0.14.4 are sdists whose PKG-INFO lists no Requires-Dist; 0.14.5 declares `torch`.
-    # torchvision unpinned: the newest, 0.29.2, needs torch>=2.14.0.
+    # torchvision unpinned resolves, beside torch 2.12, as pip does: 0.29.x need torch>=2.14.0, 0.28.0
+    # pins 2.13.0, 0.27.1 pins 2.12.1 (a 2.12 release): it allows 2.12.
     (
         "llava/pyproject.toml",
         "2.12",
-        1,
+        0,
         {
             "deepspeed": ("0.9.5", None, None, "0.14.5"),
-            "torchvision": ("0.29.2", "torch>=2.14.0", False, None),
+            "torchvision": ("0.27.1", "torch==2.12.1", True, ANY),
             "transformers": ("4.30.2", "torch!=1.12.0,>=1.9", True, ANY),
             "accelerate": ("0.20.3", ANY, True, ANY),
         },
@@ -141,13 +142,15 @@ CASES = [
     ),
     # tensordict >=0.8.0,<=0.10.0,!=0.9.0: 0.10.0, which declares a bare `torch`.
     ("verl/requirements.txt", "2.12", 0, {"tensordict": ("0.10.0", "torch", True, ANY)}),
-    # kornia>=0.7.1: newest 0.9.0.
+    # kornia>=0.7.1: newest 0.9.0. torchvision unpinned: 0.27.1, as in llava's file.
     (
         "comfyui/requirements.txt",
         "2.12",
-        1,
-        {"torchvision": ("0.29.2", "torch>=2.14.0", False, None), "kornia": ("0.9.0", "torch>=2.5.1", True, ANY)},
+        0,
+        {"torchvision": ("0.27.1", "torch==2.12.1", True, ANY), "kornia": ("0.9.0", "torch>=2.5.1", True, ANY)},
     ),
+    # Against 2.14 the newest, 0.29.2 (torch>=2.14.0), is what pip takes; against 2.15 too, and it allows it.
+    ("comfyui/requirements.txt", "2.14", 0, {"torchvision": ("0.29.2", "torch>=2.14.0", True, ANY)}),
     # uv.lock lists torchvision 0.22.0 and 0.22.0+cu128 (resolved per platform): one release, which pins
     # torch==2.7.0; 0.27.0 is the first to pin a 2.12 release. accelerate 1.3.0 -> 1.4.0 (torch>=2.0.0).
     (
@@ -270,3 +273,20 @@ def test_bad_inputs_are_one_line_with_exit_2(tmp_path: Path) -> None:
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"\xff\xfe\x00torch")
     _one_line_error(stack(str(binary), "--to", "2.12"), "binary.txt", "UTF-8")
+
+
+def test_a_range_resolves_beside_the_target_and_a_pin_written_twice_is_one_pin(tmp_path: Path) -> None:
+    """`torchvision>=0.15` with torch 2.9: pip takes the newest release that allows 2.9, not the
+    newest (0.29.x needs torch>=2.14), so nothing blocks. `==0.24.0` in the file and again in a
+    `-r` include is one pin (packaging's `&` keeps both copies). Rows: torchvision 0.24.0 pins
+    torch==2.9.0 and 0.24.1 pins torch==2.9.1 (data/ecosystem.json)."""
+    (tmp_path / "requirements.txt").write_text("torchvision>=0.15\n", encoding="utf-8")
+    result = stack(str(tmp_path / "requirements.txt"), "--to", "2.9", "--format", "json")
+    assert result.returncode == 0, result.stdout
+    (row,) = json.loads(result.stdout)["packages"]
+    assert (row["version"], row["requires"], row["allows_target"]) == ("0.24.1", "torch==2.9.1", True)
+    (tmp_path / "extra.txt").write_text("torchvision==0.24.0\n", encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("torchvision==0.24.0\n-r extra.txt\n", encoding="utf-8")
+    result = stack(str(tmp_path / "requirements.txt"), "--to", "2.9", "--format", "json")
+    (row,) = json.loads(result.stdout)["packages"]
+    assert (row["version"], row["requires"], row["allows_target"]) == ("0.24.0", "torch==2.9.0", True)

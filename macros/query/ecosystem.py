@@ -9,7 +9,8 @@ its script), the `stack` command and the API:
   Markers other than `extra` are read for one reference environment (`REFERENCE_ENVIRONMENT`);
 - whether it allows a torch minor B: one of B's releases (from the wheel snapshot; B.0 when it
   lists none) satisfies it;
-- the release a range stands for: the newest final, not yanked release it allows;
+- the release a range stands for, beside torch B: the newest final, not yanked release in it
+  whose requirement allows B (what pip resolves to), else the newest in it;
 - the first release newer than a version whose requirement allows B.
 
 A release whose metadata could not be read says nothing (`None`), never "allows".
@@ -213,9 +214,14 @@ class Ecosystem:
         wanted = Version(wanted.public)  # a local label (+cu121) names a build of the same release
         return next((entry for entry in self.packages.get(name, []) if entry.version == wanted), None)
 
-    def newest_allowed_by(self, name: str, specifier: SpecifierSet) -> PackageRelease | None:
-        """The newest usable release a range of the package allows (pre-releases when it names one)."""
+    def newest_allowed_by(
+        self, name: str, specifier: SpecifierSet, minor: str = "", extras: Iterable[str] = ()
+    ) -> PackageRelease | None:
+        """The newest usable release a range of the package allows (pre-releases when it names one);
+        with `minor`, the newest of those whose torch requirement allows that minor."""
         entries = [e for e in self.packages.get(name, []) if not e.release.yanked and e.release.unknown is None]
+        if minor:
+            entries = [e for e in entries if self.allows(counted(e.release, extras), minor)]
         chosen = [e for e in entries if specifier.contains(e.version, prereleases=None if not e.final else False)]
         finals = [e for e in chosen if e.final]
         return (finals or chosen)[-1] if (finals or chosen) else None
@@ -320,9 +326,12 @@ class Answer:
 
 
 def _pinned(specifier: SpecifierSet) -> Version | None:
-    specs = list(specifier)
-    if len(specs) == 1 and specs[0].operator in {"==", "==="} and "*" not in specs[0].version:
-        return _version(specs[0].version)
+    # A pin written twice (an extra and `-r other.txt` both say `==2.8.3`) is one pin: `&` keeps both.
+    specs = {(spec.operator, spec.version) for spec in specifier}
+    if len(specs) == 1:
+        ((operator, version),) = specs
+        if operator in {"==", "==="} and "*" not in version:
+            return _version(version)
     return None
 
 
@@ -337,7 +346,11 @@ def answer(
         entry = ecosystem.find(name, str(pinned))
         version: Version | None = Version(pinned.public)
     else:
-        entry = ecosystem.newest_allowed_by(name, specifier)
+        # A range resolves as pip resolves it beside torch B: to the newest release in it that
+        # allows B, when one does (an older target is not blocked by the range's newest release).
+        entry = ecosystem.newest_allowed_by(name, specifier, target, extras) or ecosystem.newest_allowed_by(
+            name, specifier
+        )
         version = entry.version if entry else None
     shown = str(version) if version is not None else None
     first = ecosystem.first_allowing(name, version, target, extras)
