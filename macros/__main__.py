@@ -153,6 +153,7 @@ def _doctor(argv: list[str]) -> int:
     from macros.query.collect_env import machine_of, parse_collect_env
     from macros.query.planner import plan, plan_tables
     from macros.render.doctor import sentences
+    from macros.tools.scan_files import printable
 
     prog = "python -m macros doctor"
     parser = _OneLineParser(prog=prog, exit_on_error=False)
@@ -197,11 +198,13 @@ def _doctor(argv: list[str]) -> int:
         return 2
     reading = parse_collect_env(text)
     if not reading.os:
-        print(
-            f"{prog}: error: {args.file}: no OS read (no \u201cOS:\u201d line): not a collect_env output, "
-            "or cut before it",
-            file=sys.stderr,
+        said = re.search(r"^[\s>*`-]*OS\s*:\s*(.*?)\s*$", text, re.M)
+        why = (
+            f"(the \u201cOS:\u201d line says \u201c{printable(said.group(1)[:80])}\u201d): no other line names it"
+            if said
+            else "(no \u201cOS:\u201d line): not a collect_env output, or cut before it"
         )
+        print(f"{prog}: error: {args.file}: no OS read {why}", file=sys.stderr)
         return 2
     machine = machine_of(reading, catalog.gpus)
     tables = plan_tables(catalog)

@@ -289,3 +289,29 @@ def test_a_target_older_than_the_newest_that_runs_is_answered_on_its_own(tables:
     old_python = replace(V100_MACHINE, python="3.6")
     said = sentences(plan(old_python, tables), old_python, tables, to="2.5")
     assert said[1] == "2.5 does not run this machine: it has no wheel for Python 3.6 (only 3.9 to 3.13)."
+
+
+def test_older_spellings_and_other_languages_read_their_os_version_and_cpu() -> None:
+    """`Mac OSX 11.0` (older collect_env outputs) is macOS 11.0; a Windows in another language
+    (`64 位`) is read as x86_64 from Python's own `(AMD64)` (the page's script: collect_env.test.js)."""
+    mac = parse_collect_env("OS: Mac OSX 11.0 (x86_64)\nPython version: 3.8 (64-bit runtime)\n")
+    assert (mac.os, mac.arch, mac.macos) == ("macos", "x86_64", "11.0")
+    windows = parse_collect_env(
+        "OS: Microsoft Windows 11 \u4e13\u4e1a\u7248 (10.0.26100 64 \u4f4d)\n"
+        "Python version: 3.10.13 | packaged by Anaconda, Inc. | (main, Sep 11 2023) [MSC v.1916 64 bit (AMD64)]"
+        " (64-bit runtime)\nPython platform: Windows-10-10.0.26100-SP0\n"
+    )
+    assert (windows.os, windows.arch) == ("windows", "x86_64")
+
+
+def test_an_os_line_that_says_could_not_collect_is_named_in_the_error(tmp_path: Path) -> None:
+    paste = tmp_path / "collect_env.txt"
+    paste.write_text("PyTorch version: 1.13.1\nOS: Could not collect\nPython version: 3.7\n", encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "macros", "doctor", str(paste)], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (
+        f"python -m macros doctor: error: {paste}: no OS read"
+        " (the \u201cOS:\u201d line says \u201cCould not collect\u201d): no other line names it\n"
+    )

@@ -165,7 +165,9 @@
     if (!os && /^Windows-/i.test(platform)) os = names.windows;
     if (!os && /^macOS-/i.test(platform)) os = names.macos;
     if (!os && /^Linux-/i.test(platform)) os = names.linux;
-    if (/windows/i.test(value) && !arch) arch = /64-bit|64 bit/i.test(value + platform) ? "x86_64" : "";
+    /* `(10.0.26100 64 位)` in another language: Python's own line says `(AMD64)` too. */
+    var python = fields.python ? fields.python.value : "";
+    if (/windows/i.test(value) && !arch) arch = /64-bit|64 bit|\(AMD64\)/i.test(value + platform + python) ? "x86_64" : "";
     return { os: os, name: collected(fields.os) ? value : "", arch: arch, wsl: /microsoft-standard-WSL|WSL2/i.test(platform) };
   }
 
@@ -273,7 +275,7 @@
     } else {
       miss("driver", fields.driver ? "Nvidia driver version: " + fields.driver.value : "no “Nvidia driver version:” line");
     }
-    if (result.os === names.macos) result.macos = (result.osName.match(/mac ?os x?\s*(\d+(?:\.\d+)*)/i) || [])[1] || "";
+    if (result.os === names.macos) result.macos = (result.osName.match(/mac ?os ?x?\s*(\d+(?:\.\d+)*)/i) || [])[1] || "";
     result.glibc = ((fields.libc && fields.libc.value.match(/glibc[- ]?(\d+\.\d+)/i)) || [])[1] || "";
     result.hip = collected(fields.hip) || collected(fields.miopen);
     return result;

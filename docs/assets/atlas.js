@@ -607,7 +607,7 @@
   /* A pasted macOS older than the oldest one B's Apple silicon wheels on PyPI install on. */
   function macosTooOld(reading, facts, to) {
     var floor = (facts.appleSiliconMacos || {})[to];
-    var version = (reading.found.osName.match(/mac ?os x?\s*(\d+(?:\.\d+)?)/i) || [])[1];
+    var version = (reading.found.osName.match(/mac ?os ?x?\s*(\d+(?:\.\d+)?)/i) || [])[1];
     return Boolean(floor && version && reading.found.arch === "arm64" && olderThan(version, floor));
   }
 

@@ -181,7 +181,9 @@ def _os(fields: dict[str, Field]) -> tuple[str, str, str, bool]:
     if not os and re.match("^Linux-", platform, re.I):
         os = LINUX
     if re.search("windows", value, re.I) and not arch:
-        arch = "x86_64" if re.search(r"64-bit|64 bit", value + platform, re.I) else ""
+        # `(10.0.26100 64 位)` in another language: Python's own line says `(AMD64)` too.
+        python = fields["python"].value if "python" in fields else ""
+        arch = "x86_64" if re.search(r"64-bit|64 bit|\(AMD64\)", value + platform + python, re.I) else ""
     name = value if _collected(fields.get("os")) else ""
     return os, name, arch, bool(re.search(r"microsoft-standard-WSL|WSL2", platform, re.I))
 
@@ -233,7 +235,7 @@ def parse_collect_env(text: str) -> Reading:
         if found:
             reading.driver = found.group(0)
     if reading.os == MACOS:
-        mac = re.search(r"mac ?os x?\s*(\d+(?:\.\d+)*)", reading.os_name, re.I)
+        mac = re.search(r"mac ?os ?x?\s*(\d+(?:\.\d+)*)", reading.os_name, re.I)  # also `Mac OSX 11.0`
         reading.macos = mac.group(1) if mac else ""
     libc = fields.get("libc")
     glibc = re.search(r"glibc[- ]?(\d+\.\d+)", libc.value, re.I) if libc else None

@@ -86,6 +86,20 @@ test("OS: Could not collect is unknown, not Linux, and is listed as not read", n
   assert.ok(parsed.missing.find((m) => m.field === "os").why.includes("Could not collect"));
 });
 
+// Older collect_env outputs spell macOS "Mac OSX 11.0"; a Windows in another language writes its
+// bitness in that language ("64 位"), and Python's own line says "(AMD64)" (real outputs, 2020-2025).
+test("Mac OSX and a Windows in another language read their version and CPU", needsFacts, () => {
+  const mac = env.parseCollectEnv("OS: Mac OSX 11.0 (x86_64)\nPython version: 3.8 (64-bit runtime)\n", facts);
+  assert.deepEqual([mac.os, mac.arch, mac.macos], [facts.os.mac, "x86_64", "11.0"]);
+  const windows = env.parseCollectEnv(
+    "OS: Microsoft Windows 11 \u4e13\u4e1a\u7248 (10.0.26100 64 \u4f4d)\n" +
+      "Python version: 3.10.13 | packaged by Anaconda, Inc. | (main, Sep 11 2023) [MSC v.1916 64 bit (AMD64)] (64-bit runtime)\n" +
+      "Python platform: Windows-10-10.0.26100-SP0\n",
+    facts,
+  );
+  assert.deepEqual([windows.os, windows.arch], [facts.os.win, "x86_64"]);
+});
+
 test("an empty paste reads nothing and says what is missing", needsFacts, () => {
   const parsed = env.parseCollectEnv("", facts);
   assert.deepEqual(parsed.read, []);
