@@ -315,3 +315,16 @@ def test_an_os_line_that_says_could_not_collect_is_named_in_the_error(tmp_path: 
         f"python -m macros doctor: error: {paste}: no OS read"
         " (the \u201cOS:\u201d line says \u201cCould not collect\u201d): no other line names it\n"
     )
+
+
+def test_an_amd_gpu_is_said_to_be_unchecked(tables: dict) -> None:
+    """The data lists no gfx targets per ROCm wheel: a ROCm answer says the GPU was not checked
+    (an RX 5700 XT, gfx1010, is not in every ROCm wheel), as an unknown NVIDIA GPU's does."""
+    rocm = Machine(os="linux", arch="x86_64", python="3.12", accelerator="rocm", os_version="2.35")
+    answer = plan(rocm, tables)
+    assert answer.newest is not None and answer.newest.wheel.startswith("rocm")
+    assert sentences(answer, rocm, tables)[-1] == (
+        "The AMD GPU's architecture (its gfx target) is not checked: the data does not list the GPUs"
+        " each ROCm wheel has code for."
+    )
+    assert not any("gfx" in str(build) for r in tables["releases"] for build in (r["rocmWheels"] or []))

@@ -318,6 +318,10 @@
     if (machine.accelerator === tables.families.cudaFamily && !machine.capabilities.length) {
       out.push({ kind: "note", text: "The GPU was not read or is not in the site's list: its compute capability is not checked." });
     }
+    if (machine.accelerator === tables.families.rocmFamily) {
+      out.push({ kind: "note", text: "The AMD GPU's architecture (its gfx target) is not checked: the data does not list the GPUs" +
+        " each ROCm wheel has code for." });
+    }
     return out;
   }
 

@@ -19,6 +19,13 @@ from macros.query.planner import Machine, Plan, Step, evaluate, plan_tables
 PLAN_ASSET = "assets/atlas-plan.js"
 
 
+#: An AMD GPU's architecture: the data lists no gfx targets per ROCm wheel, so none is checked.
+ROCM_UNCHECKED = (
+    "The AMD GPU's architecture (its gfx target) is not checked: the data does not list the GPUs"
+    " each ROCm wheel has code for."
+)
+
+
 def plan_script(catalog: Catalog) -> str:
     """assets/atlas-plan.js: the tables of query/planner.py for docs/assets/atlas-env.js `planFor`."""
     data = script_json(plan_tables(catalog))
@@ -148,4 +155,6 @@ def sentences(
         lines.append(f"On an Intel Mac with an AMD GPU this wheel also runs MPS, from macOS {mps}.")
     if machine.accelerator == CUDA and not machine.capabilities:
         lines.append("The GPU was not read or is not in the site's list: its compute capability is not checked.")
+    if machine.accelerator == ROCM:
+        lines.append(ROCM_UNCHECKED)
     return lines

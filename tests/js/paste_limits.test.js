@@ -39,20 +39,17 @@ for (const [name, make] of Object.entries(HOSTILE)) {
     const small = timed(make(40000));
     const large = timed(make(160000));
     // Four times the text: four times the work (a quadratic reading takes sixteen times, and
-    // seconds at this size). The floor of 20 ms keeps timer noise out of the ratio.
-    assert.ok(large < 400, `${large.toFixed(1)} ms for 160,000 characters`);
+    // seconds at this size). The floor of 20 ms keeps timer noise out of the ratio; the time
+    // itself is not asserted (a loaded machine is slower, not quadratic).
     assert.ok(large <= 8 * Math.max(small, 20), `${small.toFixed(1)} ms -> ${large.toFixed(1)} ms`);
   });
 }
 
-test("a 5 MB paste is answered quickly, and the reading says only its start was read", needsFacts, () => {
+test("a 5 MB paste is read in part, and the reading says only its start was read", needsFacts, () => {
   const text = "PyTorch version: 2.7.0+cu128\nGPU models and configuration:\n" + "GPU 0: NVIDIA H100 80GB HBM3\n".repeat(180000);
   assert.ok(text.length > 5000000);
-  const start = process.hrtime.bigint();
   const parsed = env.parseCollectEnv(text, facts);
   const gpu = env.oldestGpu(parsed.gpus, facts);
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  assert.ok(ms < 1000, `${ms.toFixed(0)} ms`);
   assert.equal(parsed.torch, "2.7");
   assert.equal(gpu.capability, "9.0");
   const note = parsed.missing.find((m) => m.field === "paste");

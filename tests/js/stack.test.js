@@ -51,17 +51,18 @@ test("answers look rows up: blocks, allows, unknown, the first newer release tha
   assert.deepEqual(result.uncovered, ["numpy"]);
 });
 
-test("a 5 MB paste and a line of 300,000 spaces are read within a second", () => {
+// What keeps reading quick (a benchmark's matter, not a timed test's): a paste is read up to its
+// first 2 MB and a line past 1,000 characters is skipped, so no pattern meets a huge run of text.
+test("a 5 MB paste is read up to its first 2 MB, and a line of 300,000 characters is skipped", () => {
   const lines = [];
   for (let i = 0; i < 200000; i++) lines.push("[pip3] package-" + i + "==1.0." + i);
   const big = lines.join("\n") + "\n" + " ".repeat(300000) + "x==1\n";
   assert.ok(big.length > 4 * 1024 * 1024);
-  const started = Date.now();
   const found = stack.readInstalled(big);
-  assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
   assert.ok(Object.keys(found.packages).length > 1000);
+  assert.ok(!("package-199999" in found.packages));  // past the first 2 MB
   assert.equal(found.cut, true);  // only the first 2 MB are read, and the box says so
-  const spaces = Date.now();
-  stack.readInstalled(" ".repeat(300000) + "\n" + "a".repeat(300000) + "==1");
-  assert.ok(Date.now() - spaces < 1000);
+  const long = stack.readInstalled(" ".repeat(300000) + "\n" + "a".repeat(300000) + "==1\nb==2\n");
+  assert.deepEqual(Object.keys(long.packages), ["b"]);
+  assert.equal(long.cut, false);
 });
