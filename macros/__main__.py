@@ -376,7 +376,8 @@ def _stack(argv: list[str]) -> int:
 
 
 def _run_stack(argv: list[str]) -> int:
-    from macros.query.ecosystem import Ecosystem, stack_answers
+    from macros.dataset.vocabulary import TORCH
+    from macros.query.ecosystem import Ecosystem, stack_answers, torch_admits
     from macros.render.stack import as_json, as_text
     from macros.tools.stack_files import StackFileError, read_wanted
 
@@ -417,8 +418,14 @@ def _run_stack(argv: list[str]) -> int:
     ecosystem = Ecosystem.of(catalog)
     answers = stack_answers(ecosystem, ((w.name, w.specifier, w.extras, w.url) for w in wanted.values()), args.target)
     uncovered = sorted(name for name in wanted if name not in ecosystem.packages)
+    # The file's own torch requirement is said first when it does not admit B (`torch==2.7.0` in a lock
+    # file, `torch<2.12` in a pyproject): the reader changes it with the upgrade; no package blocks.
+    own = wanted.get(TORCH)
+    torch = (str(own.specifier), torch_admits(ecosystem, own.specifier, args.target)) if own and not own.url else None
     sys.stdout.write(
-        as_json(args.target, answers) if args.format == "json" else as_text(args.target, answers, uncovered)
+        as_json(args.target, answers, torch)
+        if args.format == "json"
+        else as_text(args.target, answers, uncovered, torch)
     )
     sys.stdout.flush()
     return 1 if any(a.allows_target is False for a in answers) else 0

@@ -290,3 +290,40 @@ def test_a_range_resolves_beside_the_target_and_a_pin_written_twice_is_one_pin(t
     result = stack(str(tmp_path / "requirements.txt"), "--to", "2.9", "--format", "json")
     (row,) = json.loads(result.stdout)["packages"]
     assert (row["version"], row["requires"], row["allows_target"]) == ("0.24.0", "torch==2.9.0", True)
+
+
+def test_the_files_own_torch_requirement_is_said_first_when_it_does_not_admit_the_target(tmp_path: Path) -> None:
+    """`torch<2.12.0` in the file does not admit 2.15: said first, for the reader to change with the
+    upgrade (a lock file's `torch==2.7.0` is the release moved from); no package blocks, so the exit
+    status stays 0. A local label names a build of its release (`==2.7.0+cu126` admits 2.7)."""
+    (tmp_path / "requirements.txt").write_text("torch<2.12.0\ntorchvision\n", encoding="utf-8")
+    result = stack(str(tmp_path / "requirements.txt"), "--to", "2.15")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0] == (
+        "the file's own torch requirement (<2.12.0) does not admit 2.15: change it with the upgrade"
+    )
+    document = json.loads(stack(str(tmp_path / "requirements.txt"), "--to", "2.15", "--format", "json").stdout)
+    assert document["torch"] == {"requirement": "<2.12.0", "allows_target": False}
+    older = stack(str(tmp_path / "requirements.txt"), "--to", "2.11", "--format", "json")
+    assert older.returncode == 0 and json.loads(older.stdout)["torch"]["allows_target"] is True
+    (tmp_path / "requirements.txt").write_text("torch==2.7.0+cu126\n", encoding="utf-8")
+    result = stack(str(tmp_path / "requirements.txt"), "--to", "2.7", "--format", "json")
+    assert result.returncode == 0 and json.loads(result.stdout)["torch"]["allows_target"] is True
+    (tmp_path / "requirements.txt").write_text("numpy\n", encoding="utf-8")
+    none = stack(str(tmp_path / "requirements.txt"), "--to", "2.7", "--format", "json")
+    assert json.loads(none.stdout)["torch"] is None
+
+
+def test_a_pyproject_whose_dependencies_are_dynamic_says_so(tmp_path: Path) -> None:
+    """`dynamic = ["dependencies"]`: the build sets them, so "0 of 0 packages block it" would read
+    as all clear; the command says there is nothing to read (exit 2)."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\ndynamic = ["version", "dependencies"]\n', encoding="utf-8"
+    )
+    result = stack(str(tmp_path / "pyproject.toml"), "--to", "2.15")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"python -m macros stack: error: {tmp_path / 'pyproject.toml'}: [project] dynamic lists dependencies,"
+        " which the build sets (setup.py or a requirements file): nothing here to read; give that requirements"
+        " file instead\n"
+    )

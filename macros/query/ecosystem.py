@@ -369,6 +369,13 @@ def answer(
     return Answer(name, shown, requirement.text if requirement else None, allows, first, note)
 
 
+def torch_admits(ecosystem: Ecosystem, specifier: SpecifierSet, target: str) -> bool:
+    """Whether a project's own torch requirement admits one of the target's releases (a local
+    label, `==2.7.0+cu126`, names a build of that release)."""
+    public = SpecifierSet(",".join(str(spec).split("+")[0] for spec in specifier))
+    return any(public.contains(version) for version in ecosystem.torch_versions.get(target, []))
+
+
 def stack_answers(
     ecosystem: Ecosystem, wanted: Iterable[tuple[str, SpecifierSet, Iterable[str], bool]], target: str
 ) -> list[Answer]:

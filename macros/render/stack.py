@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from macros.dataset.text import script_json
+from macros.dataset.vocabulary import TORCH
 from macros.query.catalog import Catalog
 from macros.query.ecosystem import Answer, script_table
 
@@ -20,7 +21,11 @@ def stack_table_script(catalog: Catalog) -> str:
     return f"{head}window.AtlasStackTable = {data};\n"
 
 
-def as_json(target: str, answers: list[Answer]) -> str:
+#: The file's own torch requirement and whether it admits the target; None when it names none.
+OwnTorch = tuple[str, bool] | None
+
+
+def as_json(target: str, answers: list[Answer], torch: OwnTorch = None) -> str:
     packages = [
         {
             "name": a.name,
@@ -31,17 +36,23 @@ def as_json(target: str, answers: list[Answer]) -> str:
         }
         for a in answers
     ]
-    return json.dumps({"target": target, "packages": packages}, indent=2, ensure_ascii=False) + "\n"
+    own = {"requirement": torch[0], "allows_target": torch[1]} if torch else None
+    document = {"target": target, "torch": own, "packages": packages}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def as_text(target: str, answers: list[Answer], uncovered: list[str]) -> str:
+def as_text(target: str, answers: list[Answer], uncovered: list[str], torch: OwnTorch = None) -> str:
     blocking = [a for a in answers if a.allows_target is False]
     allowing = [a for a in answers if a.allows_target]
     unknown = [a for a in answers if a.allows_target is None]
-    lines = [
+    lines = []
+    if torch and not torch[1]:
+        own = torch[0] or "any"
+        lines.append(f"the file's own torch requirement ({own}) does not admit {target}: change it with the upgrade")
+    lines.append(
         f"torch {target}: {len(blocking)} of {len(answers)} packages block it, {len(allowing)} allow it, "
         f"{len(unknown)} unknown"
-    ]
+    )
     for a in blocking:
         upgrade = (
             f"first release allowing {target}: {a.first_allowing}" if a.first_allowing else "no release allows it yet"
@@ -52,6 +63,7 @@ def as_text(target: str, answers: list[Answer], uncovered: list[str]) -> str:
     for a in unknown:
         upgrade = f"; first release allowing {target}: {a.first_allowing}" if a.first_allowing else ""
         lines.append(f"  unknown  {a.name} {a.version or '(no matching release)'}: {a.note}{upgrade}")
+    uncovered = [name for name in uncovered if not (torch and name == TORCH)]  # said above, or it admits B
     if uncovered:
         lines.append(f"not in the ecosystem snapshot (not checked): {', '.join(uncovered)}")
     return "\n".join(lines) + "\n"

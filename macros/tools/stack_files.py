@@ -207,6 +207,12 @@ def _pyproject(path: Path, document: dict[str, Any], wanted: dict[str, Wanted]) 
                 _add(wanted, text, f"{path}: {label}.{group}", {canonicalize_name(group)})
     if not wanted and project is None and _table(document, "tool", "poetry") is not None:
         raise StackFileError(f"{path}: Poetry's [tool.poetry] dependencies are not read; give poetry.lock instead")
+    dynamic = project.get("dynamic", []) if project is not None else []
+    if not wanted and isinstance(dynamic, list) and "dependencies" in dynamic:
+        raise StackFileError(
+            f"{path}: [project] dynamic lists dependencies, which the build sets (setup.py or a requirements"
+            " file): nothing here to read; give that requirements file instead"
+        )
 
 
 def _pinned(path: Path, entry: Any, index: int) -> tuple[str, str] | None:
