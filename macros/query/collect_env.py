@@ -182,8 +182,9 @@ def _os(fields: dict[str, Field]) -> tuple[str, str, str, bool]:
         os = LINUX
     if re.search("windows", value, re.I) and not arch:
         # `(10.0.26100 64 位)` in another language: Python's own line says `(AMD64)` too.
-        python = fields["python"].value if "python" in fields else ""
-        arch = "x86_64" if re.search(r"64-bit|64 bit|\(AMD64\)", value + platform + python, re.I) else ""
+        python = fields.get("python")
+        bitness = value + platform + (python.value if python else "")
+        arch = "x86_64" if re.search(r"64-bit|64 bit|\(AMD64\)", bitness, re.I) else ""
     name = value if _collected(fields.get("os")) else ""
     return os, name, arch, bool(re.search(r"microsoft-standard-WSL|WSL2", platform, re.I))
 

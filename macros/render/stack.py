@@ -37,7 +37,7 @@ def as_json(target: str, answers: list[Answer], torch: OwnTorch = None) -> str:
         for a in answers
     ]
     own = {"requirement": torch[0], "allows_target": torch[1]} if torch else None
-    document = {"target": target, "torch": own, "packages": packages}
+    document = {"target": target, TORCH: own, "packages": packages}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
