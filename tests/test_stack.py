@@ -327,3 +327,20 @@ def test_a_pyproject_whose_dependencies_are_dynamic_says_so(tmp_path: Path) -> N
         " which the build sets (setup.py or a requirements file): nothing here to read; give that requirements"
         " file instead\n"
     )
+
+
+def test_a_range_whose_newer_releases_cannot_be_read_says_so(tmp_path: Path) -> None:
+    """A bare `flash-attn`: 2.7.3 is the newest release whose metadata was read (it declares
+    `torch`), but pip tries 2.7.4.post1 to 2.8.3.post2 first, whose sdists mark Requires-Dist as
+    dynamic (data/ecosystem.json): the line says so instead of naming 2.7.3 as what is installed."""
+    (tmp_path / "requirements.txt").write_text("flash-attn\n", encoding="utf-8")
+    result = stack(str(tmp_path / "requirements.txt"), "--to", "2.15")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[1] == (
+        "  allows   flash-attn 2.7.3 (torch); newer releases in the range (2.7.4.post1 to 2.8.3.post2) could not"
+        " be read, and pip tries them first"
+    )
+    (tmp_path / "requirements.txt").write_text("flash-attn<=2.7.3\n", encoding="utf-8")
+    assert stack(str(tmp_path / "requirements.txt"), "--to", "2.15").stdout.splitlines()[1] == (
+        "  allows   flash-attn 2.7.3 (torch)"
+    )

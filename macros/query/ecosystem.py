@@ -226,6 +226,20 @@ class Ecosystem:
         finals = [e for e in chosen if e.final]
         return (finals or chosen)[-1] if (finals or chosen) else None
 
+    def unread_after(self, name: str, specifier: SpecifierSet, version: Version) -> str:
+        """The final, not yanked releases in the range newer than `version` whose metadata could not
+        be read, as "first to last" ("" when there is none)."""
+        unread = [
+            str(e.version)
+            for e in self.packages.get(name, [])
+            if e.version > version
+            and e.final
+            and not e.release.yanked
+            and e.release.unknown is not None
+            and specifier.contains(e.version)
+        ]
+        return "" if not unread else unread[0] if len(unread) == 1 else f"{unread[0]} to {unread[-1]}"
+
     def first_allowing(self, name: str, after: Version | None, minor: str, extras: Iterable[str] = ()) -> str | None:
         """The first usable release newer than `after` whose requirement allows the minor."""
         for entry in self.packages.get(name, []):
@@ -323,6 +337,7 @@ class Answer:
     allows_target: bool | None  # None: nothing known (metadata unreadable, release not in the snapshot)
     first_allowing: str | None  # the first release newer than `version` whose requirement allows the target
     note: str = ""  # why nothing is known, for people (not in the JSON)
+    unread: str = ""  # newer releases in the range whose metadata could not be read (pip tries them first)
 
 
 def _pinned(specifier: SpecifierSet) -> Version | None:
@@ -366,7 +381,9 @@ def answer(
     requirement = counted(entry.release, extras)
     allows = ecosystem.allows(requirement, target)
     note = "" if requirement else "declares no torch requirement"
-    return Answer(name, shown, requirement.text if requirement else None, allows, first, note)
+    # pip takes the newest release in the range first: what the unread ones say of torch is not known.
+    unread = ecosystem.unread_after(name, specifier, entry.version) if pinned is None else ""
+    return Answer(name, shown, requirement.text if requirement else None, allows, first, note, unread)
 
 
 def torch_admits(ecosystem: Ecosystem, specifier: SpecifierSet, target: str) -> bool:

@@ -59,7 +59,9 @@ def as_text(target: str, answers: list[Answer], uncovered: list[str], torch: Own
         )
         lines.append(f"  blocks   {a.name} {a.version} ({a.requires}); {upgrade}")
     for a in allowing:
-        lines.append(f"  allows   {a.name} {a.version} ({a.requires or 'no torch requirement'})")
+        caveat = f"; newer releases in the range ({a.unread}) could not be read, and pip tries them first"
+        caveat = caveat if a.unread else ""
+        lines.append(f"  allows   {a.name} {a.version} ({a.requires or 'no torch requirement'}){caveat}")
     for a in unknown:
         upgrade = f"; first release allowing {target}: {a.first_allowing}" if a.first_allowing else ""
         lines.append(f"  unknown  {a.name} {a.version or '(no matching release)'}: {a.note}{upgrade}")
