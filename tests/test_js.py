@@ -59,6 +59,7 @@ def python_answers(catalog: Catalog, tables: dict[str, Any]) -> dict[str, Any]:
                 "driver": machine.driver,
                 "osVersion": machine.os_version,
                 "amdGpu": machine.amd_gpu,
+                "gpuUnread": machine.gpu_unread,
             },
             "plan": answer.as_json(),
             "sentences": sentences(answer, machine, tables, to=last, torch=reading.torch_full, build=reading.build),

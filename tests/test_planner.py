@@ -328,3 +328,18 @@ def test_an_amd_gpu_is_said_to_be_unchecked(tables: dict) -> None:
         " each ROCm wheel has code for."
     )
     assert not any("gfx" in str(build) for r in tables["releases"] for build in (r["rocmWheels"] or []))
+
+
+def test_a_paste_cut_before_its_gpu_line_says_a_gpu_there_is_not_checked(catalog: Catalog, tables: dict) -> None:
+    """A paste that ends before "GPU models and configuration:" gets the CPU answer it reads, and
+    says a GPU was not looked for; a paste whose GPU line says "Could not collect" was read."""
+    head = "PyTorch version: N/A\nOS: Ubuntu 22.04.4 LTS (x86_64)\nPython version: 3.11.9 (64-bit runtime)\n"
+    note = (
+        "No \u201cGPU models and configuration:\u201d line was read (the paste may end before it):"
+        " a GPU there is not checked."
+    )
+    cut = machine_of(parse_collect_env(head), catalog.gpus)
+    assert cut.gpu_unread and cut.accelerator == "cpu"
+    assert sentences(plan(cut, tables), cut, tables)[-1] == note
+    whole = machine_of(parse_collect_env(head + "GPU models and configuration: Could not collect\n"), catalog.gpus)
+    assert not whole.gpu_unread and note not in sentences(plan(whole, tables), whole, tables)

@@ -7,7 +7,7 @@
  * made by macros/query/env_facts.py from data/gpus.yaml and data/drivers.yaml).
  *
  *   parseCollectEnv(text, facts) -> {torch, torchFull, build, variant, os, osName, arch, wsl, python,
- *                             gpus: [names], gpuText, driver, cudaAvailable, read: [...], missing: [...]}
+ *                             gpus: [names], gpuText, gpuLine, driver, cudaAvailable, read: [...], missing: [...]}
  *   gpuModel(name, facts)  -> {name, capability, family, arm} or null
  *   oldestGpu(names, facts) -> {capability, family, model, name, unknown: [names], mixed: bool}
  *   driverFor(driver, cuda, os, facts) -> {verdict: "yes"|"compat"|"no"|"unknown", needs, floor}
@@ -218,7 +218,7 @@
     var parsed = fieldsOf(text);
     var fields = parsed.fields;
     var result = { torch: "", torchFull: "", build: "", variant: "", os: "", osName: "", arch: "", wsl: false,
-      python: "", gpus: [], gpuText: "", driver: "", cudaAvailable: null, macos: "", glibc: "", hip: false,
+      python: "", gpus: [], gpuText: "", gpuLine: false, driver: "", cudaAvailable: null, macos: "", glibc: "", hip: false,
       read: [], missing: [] };
     var read = function (field, label) { result.read.push({ field: field, label: label }); };
     var miss = function (field, why) { result.missing.push({ field: field, why: why }); };
@@ -257,6 +257,7 @@
 
     if (fields.cudaAvailable) result.cudaAvailable = /^true|^yes/i.test(fields.cudaAvailable.value);
     var gpus = readGpus(parsed);
+    result.gpuLine = Boolean(gpus);
     if (gpus) {
       result.gpus = gpus.names;
       result.gpuText = gpus.text;

@@ -42,7 +42,7 @@
     return { os: found.os, arch: found.arch, python: found.python, accelerator: accelerator, capabilities: capabilities,
       gpuUnknown: unknown || (accelerator === fam.cudaFamily && !capabilities.length), driver: found.driver,
       osVersion: found.os === os.mac ? found.macos : found.os === os.lin ? found.glibc : "",
-      amdGpu: amd.length > 0 && found.os === os.mac };
+      amdGpu: amd.length > 0 && found.os === os.mac, gpuUnread: !found.gpuLine && found.os !== os.mac };
   }
 
   function copy(machine, changes) {
@@ -317,6 +317,10 @@
     }
     if (machine.accelerator === tables.families.cudaFamily && !machine.capabilities.length) {
       out.push({ kind: "note", text: "The GPU was not read or is not in the site's list: its compute capability is not checked." });
+    }
+    if (machine.gpuUnread && machine.accelerator !== tables.families.cudaFamily) {
+      out.push({ kind: "note", text: "No \u201cGPU models and configuration:\u201d line was read (the paste may end before it):" +
+        " a GPU there is not checked." });
     }
     if (machine.accelerator === tables.families.rocmFamily) {
       out.push({ kind: "note", text: "The AMD GPU's architecture (its gfx target) is not checked: the data does not list the GPUs" +

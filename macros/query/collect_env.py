@@ -66,6 +66,7 @@ class Reading:
     python: str = ""
     gpus: list[str] = field(default_factory=list)
     gpu_text: str = ""
+    gpu_line: bool = False  # a "GPU models and configuration:" line was there (a cut paste may lack it)
     driver: str = ""
     macos: str = ""
     glibc: str = ""
@@ -228,6 +229,7 @@ def parse_collect_env(text: str) -> Reading:
     if available:
         reading.cuda_available = bool(re.match(r"^true|^yes", available.value, re.I))
     gpus = _gpus(fields, lines)
+    reading.gpu_line = gpus is not None
     if gpus:
         reading.gpus, reading.gpu_text = gpus
     driver = fields.get("driver")
@@ -305,4 +307,5 @@ def machine_of(reading: Reading, table: GpuTable | None) -> Machine:
         driver=reading.driver,
         os_version=reading.macos if reading.os == MACOS else reading.glibc if reading.os == LINUX else "",
         amd_gpu=bool(amd) and reading.os == MACOS,
+        gpu_unread=not reading.gpu_line and reading.os != MACOS,
     )

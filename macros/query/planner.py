@@ -199,6 +199,7 @@ class Machine:
     driver: str = ""  # NVIDIA driver
     os_version: str = ""  # macOS version on a Mac, glibc on Linux
     amd_gpu: bool = False  # an Intel Mac with an AMD GPU (MPS)
+    gpu_unread: bool = False  # no GPU line in the paste (cut before it): a GPU may be there unseen
 
 
 @dataclass(frozen=True)

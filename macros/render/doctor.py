@@ -26,6 +26,13 @@ ROCM_UNCHECKED = (
 )
 
 
+#: A paste without its GPU line (cut before it): the answer is for what was read.
+GPU_UNREAD = (
+    "No \u201cGPU models and configuration:\u201d line was read (the paste may end before it):"
+    " a GPU there is not checked."
+)
+
+
 def plan_script(catalog: Catalog) -> str:
     """assets/atlas-plan.js: the tables of query/planner.py for docs/assets/atlas-env.js `planFor`."""
     data = script_json(plan_tables(catalog))
@@ -157,4 +164,6 @@ def sentences(
         lines.append("The GPU was not read or is not in the site's list: its compute capability is not checked.")
     if machine.accelerator == ROCM:
         lines.append(ROCM_UNCHECKED)
+    if machine.gpu_unread and machine.accelerator != CUDA:
+        lines.append(GPU_UNREAD)
     return lines
