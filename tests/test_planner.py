@@ -328,6 +328,11 @@ def test_an_amd_gpu_is_said_to_be_unchecked(tables: dict) -> None:
         " each ROCm wheel has code for."
     )
     assert not any("gfx" in str(build) for r in tables["releases"] for build in (r["rocmWheels"] or []))
+    # A paste cut before its GPU line: both notes, in the order the page's script gives them
+    # (tests/js/plan.test.js asserts the same order).
+    cut = replace(rocm, gpu_unread=True)
+    last = [s[:20] for s in sentences(plan(cut, tables), cut, tables)[-2:]]
+    assert last == ["The AMD GPU's archit", "No \u201cGPU models and c"]
 
 
 def test_a_paste_cut_before_its_gpu_line_says_a_gpu_there_is_not_checked(catalog: Catalog, tables: dict) -> None:

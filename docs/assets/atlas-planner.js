@@ -265,12 +265,12 @@
     var out = [{ kind: "head", text: planHead(plan, tables) }];
     if (plan.command) out.push({ kind: "command", text: plan.command });
     var to = options.to || "";
-    if (options.torch && to && compareKeys(releaseKey(options.torch), releaseKey(to)) >= 0) {
+    var already = Boolean(options.torch && to && compareKeys(releaseKey(options.torch), releaseKey(to)) >= 0);
+    if (already) {
       var kind = options.build === "nightly" ? " (a nightly build)" : options.build === "source" ? " (built from source)" : "";
       out.push({ kind: "already", text: "You already run PyTorch " + options.torch + kind + ": at or past " + to + "." });
     }
     var newest = plan.steps.newest;
-    var already = Boolean(options.torch && to && compareKeys(releaseKey(options.torch), releaseKey(to)) >= 0);
     if (to && newest && compareKeys(releaseKey(to), releaseKey(newest.release)) > 0) {
       var stop = plan.steps.blocked.filter(function (step) { return step.release === to; })[0];
       if (stop) {
@@ -318,13 +318,13 @@
     if (machine.accelerator === tables.families.cudaFamily && !machine.capabilities.length) {
       out.push({ kind: "note", text: "The GPU was not read or is not in the site's list: its compute capability is not checked." });
     }
-    if (machine.gpuUnread && machine.accelerator !== tables.families.cudaFamily) {
-      out.push({ kind: "note", text: "No \u201cGPU models and configuration:\u201d line was read (the paste may end before it):" +
-        " a GPU there is not checked." });
-    }
     if (machine.accelerator === tables.families.rocmFamily) {
       out.push({ kind: "note", text: "The AMD GPU's architecture (its gfx target) is not checked: the data does not list the GPUs" +
         " each ROCm wheel has code for." });
+    }
+    if (machine.gpuUnread && machine.accelerator !== tables.families.cudaFamily) {
+      out.push({ kind: "note", text: "No \u201cGPU models and configuration:\u201d line was read (the paste may end before it):" +
+        " a GPU there is not checked." });
     }
     return out;
   }

@@ -24,8 +24,6 @@ ROCM_UNCHECKED = (
     "The AMD GPU's architecture (its gfx target) is not checked: the data does not list the GPUs"
     " each ROCm wheel has code for."
 )
-
-
 #: A paste without its GPU line (cut before it): the answer is for what was read.
 GPU_UNREAD = (
     "No \u201cGPU models and configuration:\u201d line was read (the paste may end before it):"
@@ -129,10 +127,10 @@ def sentences(
     lines = [head(plan, tables["partial"])]
     if plan.command:
         lines.append(plan.command)
-    if torch and to and _key(torch) >= _key(to):
+    already = bool(torch and to and _key(torch) >= _key(to))
+    if already:
         kind = " (a nightly build)" if build == "nightly" else " (built from source)" if build == SOURCE else ""
         lines.append(f"You already run PyTorch {torch}{kind}: at or past {to}.")
-    already = bool(torch and to and _key(torch) >= _key(to))
     if to and plan.newest and _key(to) > _key(plan.newest.release):
         stop = next((step for step in plan.blocked if step.release == to), None)
         if stop:

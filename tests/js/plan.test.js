@@ -79,3 +79,12 @@ test("the lookups: an Intel Mac runs MPS only with an AMD GPU; a guide's B is lo
   assert.equal(step.wheel, "");
   assert.equal(planner.planReason(step), "it has no wheel for an Intel Mac (macOS x86_64)");
 });
+
+// A ROCm machine read from a paste cut before its GPU line: the two notes in the order
+// render/doctor.py gives them (tests/test_planner.py asserts the same order).
+test("a ROCm paste cut before its GPU line gives both notes in the command line's order", needs, () => {
+  const rocm = { os: tables.os.lin, arch: "x86_64", python: "3.12", accelerator: tables.families.rocmFamily, capabilities: [],
+    gpuUnknown: false, driver: "", osVersion: "2.35", amdGpu: false, gpuUnread: true };
+  const said = planner.planSentences(planner.planFor(rocm, tables), rocm, tables, {}).map((s) => s.text.slice(0, 20));
+  assert.deepEqual(said.slice(-2), ["The AMD GPU's archit", "No \u201cGPU models and c"]);
+});
