@@ -344,3 +344,23 @@ def test_a_range_whose_newer_releases_cannot_be_read_says_so(tmp_path: Path) -> 
     assert stack(str(tmp_path / "requirements.txt"), "--to", "2.15").stdout.splitlines()[1] == (
         "  allows   flash-attn 2.7.3 (torch)"
     )
+
+
+def test_a_wheel_given_by_url_is_named_by_its_file_name(tmp_path: Path) -> None:
+    """A requirements line that is only a wheel's URL names its package in the file name: listed
+    as installed from a URL (markers read as for any line), not dropped without a word. A URL to
+    an archive names nothing."""
+    (tmp_path / "requirements.txt").write_text(
+        "https://github.com/Dao-AILab/flash-attention/releases/download/v2.8.3/"
+        'flash_attn-2.8.3%2Bcu12torch2.9cxx11abiTRUE-cp312-cp312-linux_x86_64.whl ; platform_system == "Linux"\n'
+        'https://example.org/xformers-0.0.33-cp312-cp312-win_amd64.whl ; platform_system == "Windows"\n'
+        "https://example.org/archive.tar.gz\n",
+        encoding="utf-8",
+    )
+    result = stack(str(tmp_path / "requirements.txt"), "--to", "2.15")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[1:] == ["  unknown  flash-attn: installed from a URL, not from the package index"]
+    rows = json.loads(stack(str(tmp_path / "requirements.txt"), "--to", "2.15", "--format", "json").stdout)["packages"]
+    assert rows == [
+        {"name": "flash-attn", "version": None, "requires": None, "allows_target": None, "first_allowing": None}
+    ]

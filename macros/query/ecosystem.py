@@ -338,6 +338,7 @@ class Answer:
     first_allowing: str | None  # the first release newer than `version` whose requirement allows the target
     note: str = ""  # why nothing is known, for people (not in the JSON)
     unread: str = ""  # newer releases in the range whose metadata could not be read (pip tries them first)
+    url: bool = False  # installed from a URL: no release of the index stands for it
 
 
 def _pinned(specifier: SpecifierSet) -> Version | None:
@@ -355,7 +356,7 @@ def answer(
 ) -> Answer:
     extras = sorted(extras)
     if url:  # a git checkout or a file elsewhere: no release of the index to look up
-        return Answer(name, None, None, None, None, "installed from a URL, not from the package index")
+        return Answer(name, None, None, None, None, "installed from a URL, not from the package index", url=True)
     pinned = _pinned(specifier)
     if pinned is not None:
         entry = ecosystem.find(name, str(pinned))

@@ -64,7 +64,8 @@ def as_text(target: str, answers: list[Answer], uncovered: list[str], torch: Own
         lines.append(f"  allows   {a.name} {a.version} ({a.requires or 'no torch requirement'}){caveat}")
     for a in unknown:
         upgrade = f"; first release allowing {target}: {a.first_allowing}" if a.first_allowing else ""
-        lines.append(f"  unknown  {a.name} {a.version or '(no matching release)'}: {a.note}{upgrade}")
+        shown = f" {a.version}" if a.version else "" if a.url else " (no matching release)"
+        lines.append(f"  unknown  {a.name}{shown}: {a.note}{upgrade}")
     uncovered = [name for name in uncovered if not (torch and name == TORCH)]  # said above, or it admits B
     if uncovered:
         lines.append(f"not in the ecosystem snapshot (not checked): {', '.join(uncovered)}")

@@ -14,10 +14,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
+from packaging.markers import InvalidMarker, Marker
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
-from packaging.utils import InvalidName, canonicalize_name
+from packaging.utils import InvalidName, InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
 from macros.dataset.safe_io import UnsafeFile, read_text
@@ -147,10 +149,29 @@ def _requirements(path: Path, text: str, wanted: dict[str, Wanted], chain: list[
         if line.startswith("-") or _OPTION_WITH_VALUE.match(line):
             continue  # -e (editable), --hash on its own line, index options, constraints
         if re.match(r"^(git\+|hg\+|svn\+|bzr\+|https?://|file:|\.{0,2}/)", line):
+            _wheel_by_url(wanted, line, where)  # a wheel's file name names its package
             continue  # a URL or a path without a name: nothing to look up
         line = re.split(r"\s+--?[a-z]", line, maxsplit=1)[0].strip()  # per-requirement options (--hash)
         _add(wanted, line, where)
     return count
+
+
+def _wheel_by_url(wanted: dict[str, Wanted], line: str, where: str) -> None:
+    """`https://.../flash_attn-2.8.3+cu128torch2.9-cp312-...whl ; platform_system == "Linux"`: the
+    package, installed from a URL (its markers read for the reference environment); a URL that
+    names no wheel file is left out."""
+    location, _, marker_text = line.partition(";")
+    filename = unquote(location.strip().split("#")[0].split("?")[0].rsplit("/", 1)[-1])
+    if not filename.endswith(".whl"):
+        return
+    try:
+        name = parse_wheel_filename(filename)[0]
+        if marker_text.strip() and not Marker(marker_text.strip()).evaluate({**REFERENCE_ENVIRONMENT, "extra": ""}):
+            return
+    except (InvalidWheelFilename, InvalidVersion, InvalidMarker):
+        return  # not a wheel's name after all, or a marker pip would refuse too: nothing to look up
+    entry = wanted.setdefault(name, Wanted(name, where=where))
+    entry.url = True
 
 
 def _include(path: Path, target: str, where: str, wanted: dict[str, Wanted], chain: list[Path], count: int) -> int:
