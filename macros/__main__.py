@@ -191,8 +191,11 @@ def _doctor(argv: list[str]) -> int:
         return 2
     versions = [release.version for release in catalog.releases]
     if args.end is not None and args.end not in versions:
+        minor = ".".join(args.end.split(".")[:2])  # `--to 2.7.1`: the site's releases are minors
+        hint = f"; give the minor release: --to {minor}" if minor in versions else ""
         print(
-            f"{prog}: error: --to {args.end!r} is not a release this site covers ({versions[0]} to {versions[-1]})",
+            f"{prog}: error: --to {args.end[:40]!r} is not a release this site covers"
+            f" ({versions[0]} to {versions[-1]}, as X.Y){hint}",
             file=sys.stderr,
         )
         return 2

@@ -261,6 +261,7 @@ def test_doctor_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
         (str(tmp_path / "missing.txt"),): "No such file",
         (str(empty),): "no OS read",
         (paste, "--to", "3.1"): "is not a release this site covers",
+        (paste, "--to", "2.7.1"): "as X.Y); give the minor release: --to 2.7",
         (paste, "--format", "xml"): "invalid choice",
         (): "the following arguments are required",
     }
