@@ -65,9 +65,13 @@ def catalog() -> Catalog:
     return open_catalog(ROOT / "data")
 
 
-def found(catalog: Catalog, folder: Path, modules: dict[str, str]) -> set[tuple[str, int]]:
+def write(folder: Path, modules: dict[str, str]) -> None:
     for name, code in modules.items():
         (folder / name).write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+
+
+def found(catalog: Catalog, folder: Path, modules: dict[str, str]) -> set[tuple[str, int]]:
+    write(folder, modules)
     result = scan([folder], catalog, "2.11", "2.12", "https://example.org/")
     assert result.skipped == []
     return {(Path(f.path).name, f.line) for f in result.findings if f.item_id == ITEM}
@@ -84,8 +88,7 @@ def test_a_helper_a_compiled_step_reaches_through_a_strategy_is_reported(catalog
 def test_the_finding_says_how_compiled_code_reaches_the_helper(catalog: Catalog, tmp_path: Path) -> None:
     """The line names the way the search found, for the reader to check it: the compiled
     caller first, then the functions between it and the helper."""
-    for name, code in {"helpers.py": HELPER, "strategy.py": STRATEGY, "module.py": LIGHTNING_MODULE}.items():
-        (tmp_path / name).write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    write(tmp_path, {"helpers.py": HELPER, "strategy.py": STRATEGY, "module.py": LIGHTNING_MODULE})
     (finding,) = scan([tmp_path], catalog, "2.11", "2.12", "https://example.org/").findings
     assert finding.symbol == (
         "torch.distributed.nn.functional.all_gather: check whether compiled code runs it"
@@ -101,7 +104,7 @@ def test_the_finding_says_how_compiled_code_reaches_the_helper(catalog: Catalog,
             def gather(self, x):
                 return torch.distributed.nn.all_gather(x)
         """
-    (tmp_path / "block.py").write_text(textwrap.dedent(block).lstrip("\n"), encoding="utf-8")
+    write(tmp_path, {"block.py": block})
     symbols = {
         f.symbol for f in scan([tmp_path / "block.py"], catalog, "2.11", "2.12", "https://example.org/").findings
     }
@@ -194,8 +197,7 @@ def test_a_tree_that_cannot_be_read_whole_reports_the_use(catalog: Catalog, tmp_
     """A file that names the function but cannot be parsed may call it from compiled code."""
     broken = "from helpers import _all_gather_if_available\ndef f(:\n    _all_gather_if_available(x)\n"
     modules = {"helpers.py": HELPER, "trainer.py": TRAINER, "broken.py": broken}
-    for name, code in modules.items():
-        (tmp_path / name).write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    write(tmp_path, modules)
     result = scan([tmp_path], catalog, "2.11", "2.12", "https://example.org/")
     assert {(Path(f.path).name, f.line) for f in result.findings if f.item_id == ITEM} == {("helpers.py", 5)}
     paths = sorted(tmp_path.glob("*.py"))
@@ -252,8 +254,7 @@ def test_a_findings_fingerprint_does_not_follow_the_way_compiled_code_reaches_it
 ) -> None:
     """Code scanning tracks a finding by its fingerprint: another caller found first elsewhere
     in the tree changes what the line explains, not which finding it is."""
-    for name, code in {"helpers.py": HELPER, "strategy.py": STRATEGY, "module.py": LIGHTNING_MODULE}.items():
-        (tmp_path / name).write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    write(tmp_path, {"helpers.py": HELPER, "strategy.py": STRATEGY, "module.py": LIGHTNING_MODULE})
     (finding,) = scan([tmp_path], catalog, "2.11", "2.12", "https://example.org/").findings
     elsewhere = replace(finding, symbol=finding.symbol.replace("LightningModule.all_gather", "Fabric.all_gather"))
     other_line = replace(finding, line=finding.line - 1)

@@ -32,14 +32,10 @@ def identifier(node: ast.AST) -> str:
     return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
-def compile_targets(module: ast.Module) -> tuple[frozenset[str], frozenset[str]]:
-    """The names of the functions and methods the module gives to `torch.compile` (its first
-    argument, a name or `obj.name`; `torch.compile(...)(f)`, `torch._dynamo.optimize(...)(f)`),
-    and of the functions it gives as a backend (`backend=fn`, `torch._dynamo.optimize(fn)`,
-    `@register_backend`). Imports are resolved as the module binds them anywhere (`import torch
-    as t`, `from torch import compile`)."""
-    compiled: set[str] = set()
-    backends: set[str] = set()
+def module_imports(module: ast.Module) -> dict[str, str]:
+    """What each name the module's absolute imports bind, anywhere in it, stands for: `import
+    torch.nn as nn` -> nn: torch.nn, `import torch.nn` -> torch: torch, `from torch import nn` ->
+    nn: torch.nn."""
     local: dict[str, str] = {}
     for node in ast.walk(module):
         if isinstance(node, ast.Import):
@@ -49,25 +45,41 @@ def compile_targets(module: ast.Module) -> tuple[frozenset[str], frozenset[str]]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 local[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return local
 
-    def resolved(func: ast.AST) -> str | None:
-        parts = []
-        while isinstance(func, ast.Attribute):
-            parts.append(func.attr)
-            func = func.value
-        if not isinstance(func, ast.Name) or func.id not in local:
-            return None
-        return ".".join([local[func.id], *reversed(parts)])
+
+def qualified_name(node: ast.AST, imports: dict[str, str]) -> str | None:
+    """`nn.Module` -> torch.nn.Module under module_imports' names; None when the chain does not
+    start at an imported name."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in imports:
+        return None
+    return ".".join([imports[node.id], *reversed(parts)])
+
+
+def compile_targets(module: ast.Module) -> tuple[frozenset[str], frozenset[str]]:
+    """The names of the functions and methods the module gives to `torch.compile` (its first
+    argument, a name or `obj.name`; `torch.compile(...)(f)`, `torch._dynamo.optimize(...)(f)`),
+    and of the functions it gives as a backend (`backend=fn`, `torch._dynamo.optimize(fn)`,
+    `@register_backend`). Imports are resolved as the module binds them anywhere (`import torch
+    as t`, `from torch import compile`)."""
+    compiled: set[str] = set()
+    backends: set[str] = set()
+    local = module_imports(module)
 
     for node in ast.walk(module):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-            resolved(d.func if isinstance(d, ast.Call) else d) in BACKEND_REGISTRARS for d in node.decorator_list
+            qualified_name(d.func if isinstance(d, ast.Call) else d, local) in BACKEND_REGISTRARS
+            for d in node.decorator_list
         ):
             backends.add(node.name)
         if not isinstance(node, ast.Call):
             continue
         outer = isinstance(node.func, ast.Call)  # compile(...)(f), optimize(...)(f)
-        name = resolved(node.func.func if isinstance(node.func, ast.Call) else node.func)
+        name = qualified_name(node.func.func if isinstance(node.func, ast.Call) else node.func, local)
         if name not in COMPILERS:
             continue
         for keyword in node.keywords:

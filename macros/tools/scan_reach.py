@@ -44,6 +44,8 @@ from macros.tools.scan_module import (
     compile_targets,
     construction_functions,
     identifier,
+    module_imports,
+    qualified_name,
 )
 from macros.tools.scan_output import MAY_APPLY
 
@@ -191,7 +193,7 @@ class CallerSearch:
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 self.files[path] = None
             else:
-                file = self.files[path] = _File(module, _imports(module), compile_targets(module)[0])
+                file = self.files[path] = _File(module, module_imports(module), compile_targets(module)[0])
                 for node in ast.walk(module):
                     if isinstance(node, ast.ClassDef):
                         file.classes.setdefault(node.name, []).append(node)
@@ -225,7 +227,7 @@ class CallerSearch:
     def is_module_class(self, node: ast.ClassDef, file: _File) -> bool:
         """Whether the class derives from torch.nn.Module, through the tree's classes."""
         for base in map(_unsubscripted, node.bases):
-            if _qualified(base, file.imports) in TORCH_MODULES:
+            if qualified_name(base, file.imports) in TORCH_MODULES:
                 return True
             base_name = identifier(base)
             if base_name and base_name != node.name and self._named_module_class(base_name):
@@ -452,7 +454,7 @@ def _caller(chain: tuple[ast.AST, ...], owner: ast.ClassDef | None, file: _File,
         and (
             f.name in file.compiled
             or any(
-                _qualified(d.func if isinstance(d, ast.Call) else d, file.imports) in COMPILERS
+                qualified_name(d.func if isinstance(d, ast.Call) else d, file.imports) in COMPILERS
                 for d in f.decorator_list
             )
         )
@@ -482,27 +484,3 @@ def _is_self(node: ast.AST) -> bool:
 
 def _unsubscripted(node: ast.expr) -> ast.expr:
     return node.value if isinstance(node, ast.Subscript) else node
-
-
-def _imports(module: ast.Module) -> dict[str, str]:
-    local: dict[str, str] = {}
-    for node in ast.walk(module):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                local[alias.asname or alias.name.split(".")[0]] = (
-                    alias.name if alias.asname else alias.name.split(".")[0]
-                )
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                local[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return local
-
-
-def _qualified(node: ast.AST, imports: dict[str, str]) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name) or node.id not in imports:
-        return None
-    return ".".join([imports[node.id], *reversed(parts)])
